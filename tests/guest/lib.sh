@@ -1,0 +1,71 @@
+# Sourced by guest test scripts (". /test/lib.sh"). Each check prints one
+# TAP line, "ok - DESC" or "not ok - DESC"; tests/run-all counts them.
+# finish exits non-zero when any check failed.
+
+LIB_FAILED=0
+
+pass() {
+	echo "ok - $*"
+}
+
+fail() {
+	echo "not ok - $*"
+	LIB_FAILED=1
+}
+
+# check DESC CMD...: passes when CMD exits 0.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then
+		pass "$desc"
+	else
+		fail "$desc (command failed: $*)"
+	fi
+}
+
+# check_eq DESC EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1 (expected '$2', got '$3')"
+	fi
+}
+
+# check_grep DESC PATTERN TEXT: passes when TEXT matches the extended regex.
+check_grep() {
+	if printf '%s\n' "$3" | grep -qE -- "$2"; then
+		pass "$1"
+	else
+		fail "$1 (no match for /$2/ in: $3)"
+	fi
+}
+
+# check_nogrep DESC PATTERN TEXT: passes when TEXT does not match.
+check_nogrep() {
+	if printf '%s\n' "$3" | grep -qE -- "$2"; then
+		fail "$1 (unexpected match for /$2/)"
+	else
+		pass "$1"
+	fi
+}
+
+# The kernel taint mask, as a decimal number.
+taint() {
+	cat /proc/sys/kernel/tainted
+}
+
+# dmesg_since MARK: kernel log lines after the line containing MARK, which
+# the caller wrote to /dev/kmsg.
+dmesg_since() {
+	dmesg | sed -n "/$1/,\$p" | tail -n +2
+}
+
+kmsg_mark() {
+	echo "TEST-MARK $1" > /dev/kmsg
+}
+
+finish() {
+	exit $LIB_FAILED
+}
