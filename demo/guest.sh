@@ -1,0 +1,43 @@
+#!/bin/sh
+# What `make demo` shows inside the guest: the patched kernel, the OC mailbox
+# through the msr driver, and intel_undervolt on the emulated firmware.
+say() {
+	printf '\n### %s\n' "$*"
+}
+
+run() {
+	printf '$ %s\n' "$*"
+	"$@"
+}
+
+say "The guest kernel"
+run uname -r
+grep -m1 'model name' /proc/cpuinfo
+
+say "Raw MSR 0x150 writes: quiet now, but still taint (the old way)"
+run msrtool write 0 0x150 0x8000001000000000
+dmesg | grep -c 'unrecognized MSR' | sed 's/^/"unrecognized MSR" warnings: /'
+echo "taint: $(cat /proc/sys/kernel/tainted)"
+
+dir=/sys/devices/system/cpu/intel_undervolt
+if [ ! -d "$dir" ]; then
+	say "intel_undervolt is not bound in this kernel"
+	exit 0
+fi
+
+say "intel_undervolt on the emulated firmware"
+run ls "$dir" "$dir/package_00"
+if command -v undervoltctl >/dev/null; then
+	run undervoltctl status
+	run undervoltctl set core=-80 gpu=-40
+	run undervoltctl status
+	run undervoltctl monitor --interval 1 --count 2
+	run undervoltctl reset
+	run undervoltctl status
+else
+	run cat "$dir/package_00/core_offset_mv"
+	run sh -c "echo -80 > $dir/package_00/core_offset_mv"
+	run cat "$dir/package_00/core_offset_mv" "$dir/package_00/cache_offset_mv"
+fi
+say "What the driver logged"
+dmesg | grep intel_undervolt | tail -n 8
