@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Intel CPU voltage offset control through the OC mailbox
+ *
+ * Copyright (c) 2026 The linux-undervolt authors
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/capability.h>
+#include <linux/kmod.h>
+#include <linux/cpu.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/panic.h>
+#include <linux/sched.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+#include <kunit/visibility.h>
+#include <asm/cpu_device_id.h>
+#include <asm/cpufeature.h>
+#include <asm/intel-family.h>
+#include <asm/msr.h>
+
+#include "undervolt.h"
+
+/**
+ * DOC: Safety policy
+ *
+ * A write that would change a voltage offset is refused with -EPERM,
+ * before any mailbox command, when the writer lacks CAP_SYS_RAWIO (as for
+ * /dev/cpu/N/msr), when the kernel is locked down for integrity
+ * (LOCKDOWN_UNDERVOLT), when SGX is enabled (Plundervolt,
+ * CVE-2019-11157: an undervolted CPU faults inside enclaves on demand),
+ * or when the firmware locked overclocking (MSR 0x194 bit 20, or a write
+ * answered with completion code 1). The first offset other than 0 that
+ * the firmware accepted taints the kernel with TAINT_CPU_OUT_OF_SPEC,
+ * and every change is logged with the plane, the old and new offsets and
+ * the writing process.
+ */
+
+static bool emulate;
+module_param(emulate, bool, 0444);
+MODULE_PARM_DESC(emulate,
+		 "Talk to the emulated firmware of intel_undervolt_emu (testing only)");
+
+static int max_undervolt_mv = 250;
+
+static int max_undervolt_set(const char *val, const struct kernel_param *kp)
+{
+	int mv, ret;
+
+	ret = kstrtoint(val, 10, &mv);
+	if (ret)
+		return ret;
+	if (mv < 0 || mv > -UV_OFFSET_MIN_MV)
+		return -ERANGE;
+	WRITE_ONCE(max_undervolt_mv, mv);
+	return 0;
+}
+
+static const struct kernel_param_ops max_undervolt_ops = {
+	.set = max_undervolt_set,
+	.get = param_get_int,
+};
+module_param_cb(max_undervolt_mv, &max_undervolt_ops, &max_undervolt_mv, 0644);
+MODULE_PARM_DESC(max_undervolt_mv,
+		 "Largest undervolt accepted, in mV, 0..1000 (default 250)");
+
+static bool allow_overvolt;
+module_param(allow_overvolt, bool, 0644);
+MODULE_PARM_DESC(allow_overvolt, "Accept positive offsets up to +999 mV (default N)");
+
+const char * const uv_plane_names[UV_NR_PLANES] = {
+	[UV_PLANE_CORE] = "core",
+	[UV_PLANE_GPU] = "gpu",
+	[UV_PLANE_CACHE] = "cache",
+	[UV_PLANE_UNCORE] = "uncore",
+	[UV_PLANE_ANALOGIO] = "analogio",
+};
+EXPORT_SYMBOL_IF_KUNIT(uv_plane_names);
+
+#define UV_ALL_PLANES	GENMASK(UV_NR_PLANES - 1, 0)
+
+static const struct uv_model uv_model_uncoupled = {
+	.planes = UV_ALL_PLANES,
+	.coupled = false,
+};
+
+static const struct uv_model uv_model_coupled = {
+	.planes = UV_ALL_PLANES,
+	.coupled = true,
+};
+
+/*
+ * Client parts known to have the voltage offset mailbox. From Skylake on,
+ * core and cache share one voltage rail. Ice Lake and later are left out:
+ * their firmware is reported to lock the mailbox or to answer with
+ * unknown completion codes.
+ */
+static const struct x86_cpu_id uv_cpu_ids[] = {
+	X86_MATCH_VFM(INTEL_HASWELL,		&uv_model_uncoupled),
+	X86_MATCH_VFM(INTEL_HASWELL_L,		&uv_model_uncoupled),
+	X86_MATCH_VFM(INTEL_HASWELL_G,		&uv_model_uncoupled),
+	X86_MATCH_VFM(INTEL_BROADWELL,		&uv_model_uncoupled),
+	X86_MATCH_VFM(INTEL_BROADWELL_G,	&uv_model_uncoupled),
+	X86_MATCH_VFM(INTEL_SKYLAKE_L,		&uv_model_coupled),
+	X86_MATCH_VFM(INTEL_SKYLAKE,		&uv_model_coupled),
+	X86_MATCH_VFM(INTEL_KABYLAKE_L,		&uv_model_coupled),
+	X86_MATCH_VFM(INTEL_KABYLAKE,		&uv_model_coupled),
+	X86_MATCH_VFM(INTEL_COMETLAKE_L,	&uv_model_coupled),
+	X86_MATCH_VFM(INTEL_COMETLAKE,		&uv_model_coupled),
+	{}
+};
+MODULE_DEVICE_TABLE(x86cpu, uv_cpu_ids);
+
+static struct uv_dev uv_dev;
+static bool uv_tainted;
+
+/**
+ * uv_min_offset_mv() - the lowest offset a write may set
+ *
+ * Return: -max_undervolt_mv.
+ */
+int uv_min_offset_mv(void)
+{
+	return -READ_ONCE(max_undervolt_mv);
+}
+EXPORT_SYMBOL_IF_KUNIT(uv_min_offset_mv);
+
+/**
+ * uv_max_offset_mv() - the highest offset a write may set
+ *
+ * Return: UV_OFFSET_MAX_MV with allow_overvolt, 0 otherwise.
+ */
+int uv_max_offset_mv(void)
+{
+	return READ_ONCE(allow_overvolt) ? UV_OFFSET_MAX_MV : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(uv_max_offset_mv);
+
+static bool uv_sgx_enabled(struct uv_package *p)
+{
+	u64 feat_ctl;
+
+	if (boot_cpu_has(X86_FEATURE_SGX))
+		return true;
+	if (!p->uv->cpu_has_sgx)
+		return false;
+	/* Fail safe: a CPU with SGX whose FEAT_CTL cannot be read counts as enabled. */
+	if (p->uv->ops->read_msr(p->uv->ctx, p->id, MSR_IA32_FEAT_CTL, &feat_ctl))
+		return true;
+	return feat_ctl & FEAT_CTL_SGX_ENABLED;
+}
+
+static bool uv_oc_locked(struct uv_package *p)
+{
+	u64 flex;
+
+	if (p->oc_locked)
+		return true;
+	if (p->uv->ops->read_msr(p->uv->ctx, p->id, UV_MSR_FLEX_RATIO, &flex))
+		return false;
+	return flex & UV_FLEX_RATIO_OC_LOCK;
+}
+
+/**
+ * uv_block_reason() - why writes to a package are refused
+ * @p: package
+ *
+ * Return: the first reason that applies, or UV_BLOCK_NONE.
+ */
+enum uv_block_reason uv_block_reason(struct uv_package *p)
+{
+	if (security_locked_down(LOCKDOWN_UNDERVOLT))
+		return UV_BLOCK_LOCKDOWN;
+	if (uv_sgx_enabled(p))
+		return UV_BLOCK_SGX;
+	if (uv_oc_locked(p))
+		return UV_BLOCK_OC_LOCK;
+	return UV_BLOCK_NONE;
+}
+EXPORT_SYMBOL_IF_KUNIT(uv_block_reason);
+
+/**
+ * uv_block_reason_name() - the name of a reason, as sysfs shows it
+ * @reason: reason
+ *
+ * Return: "none", "lockdown", "sgx" or "oc_lock".
+ */
+const char *uv_block_reason_name(enum uv_block_reason reason)
+{
+	static const char * const names[] = {
+		[UV_BLOCK_NONE] = "none",
+		[UV_BLOCK_LOCKDOWN] = "lockdown",
+		[UV_BLOCK_SGX] = "sgx",
+		[UV_BLOCK_OC_LOCK] = "oc_lock",
+	};
+
+	return names[reason];
+}
+
+static void uv_log_refusal(struct uv_package *p, enum uv_plane plane,
+			   enum uv_block_reason reason)
+{
+	const char *name = uv_plane_names[plane];
+
+	switch (reason) {
+	case UV_BLOCK_LOCKDOWN:
+		pr_info_ratelimited("package %02u: %s offset write refused (lockdown): boot without kernel lockdown to change voltage offsets\n",
+				    p->id, name);
+		break;
+	case UV_BLOCK_SGX:
+		pr_info_ratelimited("package %02u: %s offset write refused (sgx): SGX is enabled (Plundervolt, CVE-2019-11157); disable SGX in the firmware setup to change voltage offsets\n",
+				    p->id, name);
+		break;
+	case UV_BLOCK_OC_LOCK:
+		pr_info_ratelimited("package %02u: %s offset write refused (oc_lock): the firmware locked overclocking (MSR 0x194 bit 20); unlock it in the firmware setup to change voltage offsets\n",
+				    p->id, name);
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * uv_read_offset() - read the offset of a plane from the firmware
+ * @p: package
+ * @plane: plane
+ * @mv: the offset in millivolts
+ *
+ * Return: 0, or a negative errno.
+ */
+int uv_read_offset(struct uv_package *p, enum uv_plane plane, int *mv)
+{
+	u32 data;
+	int ret;
+
+	mutex_lock(&p->lock);
+	ret = uv_mbox_cmd(p->uv, p->id, UV_CMD_READ_PLANE, plane, 0, &data);
+	mutex_unlock(&p->lock);
+	if (!ret)
+		*mv = uv_data_get_offset(data);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(uv_read_offset);
+
+/*
+ * Read-modify-write one plane and read it back. The caller holds the
+ * package lock. Returns 0 with the previous offset in *old_mv.
+ */
+static int uv_write_plane(struct uv_package *p, enum uv_plane plane, int mv,
+			  int *old_mv)
+{
+	u32 data, check;
+	int ret;
+
+	ret = uv_mbox_cmd(p->uv, p->id, UV_CMD_READ_PLANE, plane, 0, &data);
+	if (ret)
+		return ret;
+	*old_mv = uv_data_get_offset(data);
+	data = uv_data_set_offset(data, mv);
+	ret = uv_mbox_cmd(p->uv, p->id, UV_CMD_WRITE_PLANE, plane, data, NULL);
+	if (ret)
+		return ret;
+	ret = uv_mbox_cmd(p->uv, p->id, UV_CMD_READ_PLANE, plane, 0, &check);
+	if (ret)
+		return ret;
+	if ((check & UV_DATA_OFFSET) != (data & UV_DATA_OFFSET)) {
+		pr_warn("package %02u: firmware ignored the %s offset write (%d mV, reads %d mV)\n",
+			p->id, uv_plane_names[plane], mv, uv_data_get_offset(check));
+		return -EIO;
+	}
+	p->offset_mv[plane] = mv;
+	return 0;
+}
+
+static void uv_log_change(struct uv_package *p, enum uv_plane plane,
+			  int old_mv, int mv)
+{
+	pr_info("package %02u: %s offset %d mV -> %d mV by %s[%d]\n",
+		p->id, uv_plane_names[plane], old_mv, mv, current->comm,
+		task_pid_nr(current));
+	if (mv && !uv_tainted) {
+		uv_tainted = true;
+		add_taint(TAINT_CPU_OUT_OF_SPEC, LOCKDEP_STILL_OK);
+	}
+}
+
+/**
+ * uv_write_offset() - set the offset of a plane
+ * @p: package
+ * @plane: plane
+ * @mv: offset in millivolts
+ *
+ * Checks the bounds and the policy, then read-modify-writes the plane and
+ * verifies it by reading it back. On models where core and cache are
+ * coupled, a write to one of them is applied to both; if the second write
+ * fails, the first plane is put back.
+ *
+ * Return: 0; -ERANGE out of bounds; -EPERM refused by policy or locked
+ * firmware; -EIO when the read-back differs; another errno from the
+ * mailbox.
+ */
+int uv_write_offset(struct uv_package *p, enum uv_plane plane, int mv)
+{
+	enum uv_plane targets[2] = { plane };
+	enum uv_block_reason reason;
+	int old_mv[2], ret = 0, n = 1, i;
+
+	if (mv < uv_min_offset_mv() || mv > uv_max_offset_mv())
+		return -ERANGE;
+	if (!capable(CAP_SYS_RAWIO))
+		return -EPERM;
+	reason = uv_block_reason(p);
+	if (reason != UV_BLOCK_NONE) {
+		uv_log_refusal(p, plane, reason);
+		return -EPERM;
+	}
+
+	if (p->uv->model->coupled &&
+	    (plane == UV_PLANE_CORE || plane == UV_PLANE_CACHE)) {
+		enum uv_plane other = plane == UV_PLANE_CORE ?
+				      UV_PLANE_CACHE : UV_PLANE_CORE;
+
+		if (p->planes & BIT(other))
+			targets[n++] = other;
+	}
+
+	mutex_lock(&p->lock);
+	for (i = 0; i < n; i++) {
+		ret = uv_write_plane(p, targets[i], mv, &old_mv[i]);
+		if (ret)
+			break;
+	}
+	if (ret && i == 1) {
+		int dummy;
+
+		if (uv_write_plane(p, targets[0], old_mv[0], &dummy))
+			pr_warn("package %02u: could not restore the %s offset to %d mV\n",
+				p->id, uv_plane_names[targets[0]], old_mv[0]);
+	}
+	/* Completion code 1: the firmware locked overclocking; stay read-only. */
+	if (ret == -EPERM)
+		p->oc_locked = true;
+	mutex_unlock(&p->lock);
+
+	if (ret == -EPERM)
+		uv_log_refusal(p, plane, UV_BLOCK_OC_LOCK);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		uv_log_change(p, targets[i], old_mv[i], mv);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(uv_write_offset);
+
+static int uv_probe_package(struct uv_dev *uv, unsigned int id)
+{
+	struct uv_package *p;
+	enum uv_plane plane;
+	u32 data;
+	int ret;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->uv = uv;
+	p->id = id;
+	mutex_init(&p->lock);
+
+	mutex_lock(&p->lock);
+	ret = uv_mbox_cmd(uv, id, UV_CMD_GET_CAPS, 0, 0, &data);
+	if (ret || !(data & UV_CAP_VOLTAGE_OFFSET)) {
+		mutex_unlock(&p->lock);
+		pr_info("package %02u: the firmware does not support voltage offsets (%d, capabilities 0x%08x), not binding\n",
+			id, ret, ret ? 0 : data);
+		kfree(p);
+		return -ENODEV;
+	}
+	for (plane = 0; plane < UV_NR_PLANES; plane++) {
+		if (!(uv->model->planes & BIT(plane)))
+			continue;
+		if (uv_mbox_cmd(uv, id, UV_CMD_READ_PLANE, plane, 0, &data))
+			continue;
+		p->planes |= BIT(plane);
+		p->boot_mv[plane] = uv_data_get_offset(data);
+		p->offset_mv[plane] = p->boot_mv[plane];
+	}
+	mutex_unlock(&p->lock);
+
+	if (!p->planes) {
+		pr_info("package %02u: the firmware answers for no voltage plane, not binding\n",
+			id);
+		kfree(p);
+		return -ENODEV;
+	}
+
+	/* From here on, the kobject owns p. */
+	ret = uv_sysfs_add_package(uv, p);
+	if (ret)
+		return ret;
+	uv->pkgs[id] = p;
+	return 0;
+}
+
+static int uv_get_ops(struct uv_dev *uv)
+{
+	const struct uv_msr_access *emu;
+
+	uv->ops = &uv_msr_mbox_ops;
+	if (!emulate) {
+		uv->ctx = (void *)&uv_native_msrs;
+		return 0;
+	}
+	if (!IS_ENABLED(CONFIG_INTEL_UNDERVOLT_EMULATION)) {
+		pr_info("emulate=1 but CONFIG_INTEL_UNDERVOLT_EMULATION is off, not binding\n");
+		return -ENODEV;
+	}
+	/* Loads the module on demand without a link-time dependency on it. */
+	emu = symbol_get(intel_undervolt_emu_msrs);
+	if (!emu) {
+		request_module("intel_undervolt_emu");
+		emu = symbol_get(intel_undervolt_emu_msrs);
+	}
+	if (!emu) {
+		pr_info("emulate=1 but module intel_undervolt_emu is not available, not binding\n");
+		return -ENODEV;
+	}
+	uv->ctx = (void *)emu;
+	return 0;
+}
+
+static void uv_put_ops(void)
+{
+	if (emulate)
+		symbol_put(intel_undervolt_emu_msrs);
+}
+
+static void uv_cleanup(struct uv_dev *uv)
+{
+	uv_sysfs_exit(uv);
+	kfree(uv->pkgs);
+	uv->pkgs = NULL;
+	uv_put_ops();
+}
+
+static int __init uv_init(void)
+{
+	const struct x86_cpu_id *id;
+	struct uv_dev *uv = &uv_dev;
+	unsigned long *present;
+	unsigned int cpu, pkg;
+	int ret;
+
+	id = x86_match_cpu(uv_cpu_ids);
+	if (!emulate) {
+		if (!id) {
+			pr_info("CPU model not known to have the voltage offset mailbox, not binding\n");
+			return -ENODEV;
+		}
+		if (boot_cpu_has(X86_FEATURE_HYPERVISOR)) {
+			pr_info("running under a hypervisor, not binding\n");
+			return -ENODEV;
+		}
+	}
+	uv->model = id ? (const struct uv_model *)id->driver_data :
+			 &uv_model_uncoupled;
+	/* The emulated CPU reports SGX: its FEAT_CTL decides. */
+	uv->cpu_has_sgx = emulate || (boot_cpu_data.cpuid_level >= 7 &&
+				      (cpuid_ebx(7) & BIT(2)));
+
+	ret = uv_get_ops(uv);
+	if (ret)
+		return ret;
+
+	uv->nr_pkgs = topology_max_packages();
+	uv->pkgs = kcalloc(uv->nr_pkgs, sizeof(*uv->pkgs), GFP_KERNEL);
+	if (!uv->pkgs) {
+		ret = -ENOMEM;
+		goto put_ops;
+	}
+	ret = uv_sysfs_init(uv);
+	if (ret)
+		goto free_pkgs;
+
+	present = bitmap_zalloc(uv->nr_pkgs, GFP_KERNEL);
+	if (!present) {
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		pkg = topology_logical_package_id(cpu);
+		if (pkg < uv->nr_pkgs)
+			__set_bit(pkg, present);
+	}
+	cpus_read_unlock();
+	for_each_set_bit(pkg, present, uv->nr_pkgs) {
+		ret = uv_probe_package(uv, pkg);
+		if (ret)
+			break;
+	}
+	bitmap_free(present);
+	if (ret)
+		goto cleanup;
+
+	pr_info("voltage offset control ready%s, core and cache %s\n",
+		emulate ? " on the emulated firmware" : "",
+		uv->model->coupled ? "coupled" : "independent");
+	return 0;
+
+cleanup:
+	uv_cleanup(uv);
+	return ret;
+free_pkgs:
+	kfree(uv->pkgs);
+	uv->pkgs = NULL;
+put_ops:
+	uv_put_ops();
+	return ret;
+}
+module_init(uv_init);
+
+static void __exit uv_exit(void)
+{
+	uv_cleanup(&uv_dev);
+}
+module_exit(uv_exit);
+
+MODULE_DESCRIPTION("Intel CPU voltage offset control through the OC mailbox");
+MODULE_AUTHOR("The linux-undervolt authors");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,76 @@
+#!/bin/sh
+# qemu-run: --append "intel_undervolt.emulate=1"
+# Malformed and out-of-range writes fail with EINVAL or ERANGE and send no
+# command to the mailbox.
+. /test/lib.sh
+
+PKG=/sys/devices/system/cpu/intel_undervolt/package_00
+EMU=/sys/kernel/debug/intel_undervolt_emu
+TAINT_CPU_OUT_OF_SPEC=4
+
+check "the sysfs directory exists" test -d $PKG
+before=$(cat $EMU/plane0)
+
+# expect_refused DESC ERRNO VALUE: the write fails with ERRNO, no command.
+expect_refused() {
+	writefile $EMU/log x >/dev/null
+	check_eq "$1 is refused with $2" "$2" "$(writefile $PKG/core_offset_mv "$3")"
+	check_eq "$1 sends no mailbox command" "" "$(cat $EMU/log)"
+}
+
+expect_refused "a lone newline" EINVAL "
+"
+expect_refused "a space" EINVAL " "
+expect_refused "a leading space" EINVAL " -10"
+expect_refused "a trailing space" EINVAL "-10 "
+expect_refused "two trailing newlines" EINVAL "-10
+
+"
+expect_refused "hex 0x10" EINVAL "0x10"
+expect_refused "hex -0x10" EINVAL "-0x10"
+expect_refused "1e3" EINVAL "1e3"
+expect_refused "a unit suffix" EINVAL "-10mV"
+expect_refused "a fraction" EINVAL "-10.5"
+expect_refused "a lone minus" EINVAL "-"
+expect_refused "a word" EINVAL "minus ten"
+expect_refused "overflow 99999999999" ERANGE "99999999999"
+expect_refused "overflow -99999999999" ERANGE "-99999999999"
+expect_refused "overflow 2147483648" ERANGE "2147483648"
+expect_refused "-251 (below -max_undervolt_mv)" ERANGE "-251"
+expect_refused "-1000" ERANGE "-1000"
+expect_refused "+1 (no allow_overvolt)" ERANGE "1"
+expect_refused "+999 (no allow_overvolt)" ERANGE "999"
+
+# 4 KiB of garbage.
+i=0
+: > /tmp/garbage
+while [ $i -lt 64 ]; do
+	printf '%s' '-1x2y3z!@#$%^&*()_+=-1x2y3z!@#$%^&*()_+=-1x2y3z!@#$%^&*()_+=1234' >> /tmp/garbage
+	i=$((i + 1))
+done
+check_eq "the garbage is 4 KiB" 4096 "$(wc -c < /tmp/garbage | tr -d ' ')"
+writefile $EMU/log x >/dev/null
+check_eq "4 KiB of garbage is refused with EINVAL" EINVAL "$(writefile -f $PKG/core_offset_mv /tmp/garbage)"
+check_eq "4 KiB of garbage sends no mailbox command" "" "$(cat $EMU/log)"
+# 4 KiB of digits overflows.
+tr -c '0' '7' < /tmp/garbage > /tmp/digits
+writefile $EMU/log x >/dev/null
+res=$(writefile -f $PKG/core_offset_mv /tmp/digits)
+check_grep "4 KiB of digits is refused (ERANGE or EINVAL)" "^(ERANGE|EINVAL)$" "$res"
+check_eq "4 KiB of digits sends no mailbox command" "" "$(cat $EMU/log)"
+
+# A zero-length write reaches no store method at all.
+writefile $EMU/log x >/dev/null
+writefile $PKG/core_offset_mv "" >/dev/null
+check_eq "an empty write sends no mailbox command" "" "$(cat $EMU/log)"
+
+check_eq "the firmware's core word is unchanged" "$before" "$(cat $EMU/plane0)"
+check_eq "refused writes do not taint" 0 $(( $(taint) & TAINT_CPU_OUT_OF_SPEC ))
+
+# Read-only files.
+check "core_boot_offset_mv cannot be written" \
+	test "$(writefile $PKG/core_boot_offset_mv -10)" != OK
+check "write_block_reason cannot be written" \
+	test "$(writefile $PKG/write_block_reason none)" != OK
+
+finish

@@ -1,0 +1,33 @@
+#!/bin/sh
+# qemu-run: --append "intel_undervolt.emulate=1"
+# Under lockdown=integrity (set at run time) writes fail with EPERM and
+# reads keep working. debugfs is locked down too, so the firmware state is
+# checked through sysfs.
+. /test/lib.sh
+
+PKG=/sys/devices/system/cpu/intel_undervolt/package_00
+TAINT_CPU_OUT_OF_SPEC=4
+
+check "the sysfs directory exists" test -d $PKG
+check_eq "before lockdown a write works" OK "$(writefile $PKG/gpu_offset_mv -20)"
+check_eq "lockdown=integrity" OK "$(writefile /sys/kernel/security/lockdown integrity)"
+kmsg_mark locked
+check_eq "under lockdown write_block_reason is lockdown" lockdown "$(cat $PKG/write_block_reason)"
+check_eq "under lockdown a core write fails with EPERM" EPERM "$(writefile $PKG/core_offset_mv -50)"
+check_eq "under lockdown a gpu write fails with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv 0)"
+check_eq "under lockdown reads work (core)" 0 "$(cat $PKG/core_offset_mv)"
+check_eq "under lockdown reads work (gpu keeps -20)" -20 "$(cat $PKG/gpu_offset_mv)"
+check_eq "under lockdown boot offsets read" 0 "$(cat $PKG/core_boot_offset_mv)"
+log=$(dmesg_since locked)
+# The series adds LOCKDOWN_UNDERVOLT; out of tree (DKMS on a stock kernel)
+# the driver falls back to LOCKDOWN_MSR, "raw MSR access".
+case $(uname -r) in
+*-undervolt-test*|*-undervolt-debug*) reason="CPU voltage offset control" ;;
+*) reason="(CPU voltage offset control|raw MSR access)" ;;
+esac
+check_grep "the lockdown LSM names the reason" "Lockdown: .*$reason is restricted" "$log"
+check_grep "the driver says what to do" "core offset write refused \(lockdown\)" "$log"
+check_eq "under lockdown max_undervolt_mv is still readable" 250 \
+	"$(cat /sys/module/intel_undervolt/parameters/max_undervolt_mv)"
+
+finish
