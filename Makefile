@@ -4,9 +4,12 @@
 
 GUEST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE
 OUT := build
-GUEST_PROGRAMS := $(OUT)/guest/msrtool $(OUT)/guest/writefile
+GUEST_PROGRAMS := $(OUT)/guest/msrtool $(OUT)/guest/writefile \
+		  $(OUT)/guest/undervoltctl $(OUT)/guest/undervoltctl-test
+UVCTL_SRCS := $(wildcard tools/undervoltctl/*.[ch])
 
-.PHONY: all setup kernel guest-programs demo check clean
+.PHONY: all setup kernel guest-programs demo check check-dkms dkms-source \
+	fuzz install clean
 
 all: kernel guest-programs
 
@@ -22,11 +25,35 @@ $(OUT)/guest/%: tests/guest-bin/%.c
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $<
 
+# Static, since the guests have no libc; the -test build has the test-only
+# failure hook (see tools/undervoltctl/Makefile).
+$(OUT)/guest/undervoltctl: $(UVCTL_SRCS)
+	@mkdir -p $(@D)
+	$(MAKE) -C tools/undervoltctl static O=$(abspath $@)
+
+$(OUT)/guest/undervoltctl-test: $(UVCTL_SRCS)
+	@mkdir -p $(@D)
+	$(MAKE) -C tools/undervoltctl static HOOKS=1 O=$(abspath $@)
+
 demo: setup
 	scripts/demo
 
 check: setup
 	tests/run-all
 
+# The DKMS module on Debian 12's stock 6.1 and 6.12 kernels (part of check).
+check-dkms: setup
+	tests/run-all host/dkms
+
+dkms-source:
+	scripts/dkms-source
+
+fuzz: setup
+	$(MAKE) -C tools/undervoltctl fuzz
+
+install:
+	$(MAKE) -C tools/undervoltctl install
+
 clean:
 	rm -rf $(OUT)
+	$(MAKE) -C tools/undervoltctl clean

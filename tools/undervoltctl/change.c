@@ -1,0 +1,680 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * change.c: the verbs that write offsets (set, reset, apply) and confirm.
+ *
+ * Every write goes through one plan: read the current value of each plane
+ * to change, check bounds and policy, write in order, read everything back,
+ * and on any failure write the previous values back in reverse order. On
+ * Skylake and later core and cache are one plane in hardware, so restoring
+ * the previous values in reverse order restores both.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "undervoltctl.h"
+
+struct change {
+	unsigned int pkg;
+	enum plane plane;
+	long from;
+	long to;
+	unsigned int line;	/* config file line, 0 from the command line */
+	bool written;
+};
+
+struct plan {
+	const char *file;	/* config file the values came from, or NULL */
+	long min, max;
+	size_t n;
+	struct change c[CONFIG_MAX_PACKAGES * PLANE_COUNT];
+};
+
+/* "FILE:LINE: " when the value came from a config file. */
+static const char *where(const struct plan *p, const struct change *c,
+			 char *buf, size_t size)
+{
+	if (p->file && c->line)
+		snprintf(buf, size, "%s:%u: ", p->file, c->line);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+static int plan_init(const struct uv_sysfs *s, struct plan *p,
+		     const char *file)
+{
+	int r;
+
+	p->file = file;
+	p->n = 0;
+	r = sysfs_bounds(s, &p->min, &p->max);
+	if (r) {
+		uv_warn("%s/min_offset_mv, max_offset_mv: cannot read the "
+			"bounds: %s; check the driver with dmesg", s->drv,
+			strerror(-r));
+		return UV_EXIT_FAIL;
+	}
+	return 0;
+}
+
+static int plan_add(const struct uv_sysfs *s, struct plan *p,
+		    unsigned int pkg, enum plane plane, long to,
+		    unsigned int line)
+{
+	char path[PATH_MAX], at[PATH_MAX + 16];
+	struct change *c = &p->c[p->n];
+	int r;
+
+	if (p->n == sizeof(p->c) / sizeof(p->c[0]))
+		return UV_EXIT_FAIL;	/* cannot happen: one per plane */
+	c->pkg = pkg;
+	c->plane = plane;
+	c->to = to;
+	c->line = line;
+	c->written = false;
+	where(p, c, at, sizeof(at));
+	if (!sysfs_has_plane(s, pkg, plane)) {
+		uv_warn("%spackage %u has no %s plane; 'undervoltctl status' "
+			"lists the planes present", at, pkg, plane_name(plane));
+		return UV_EXIT_FAIL;
+	}
+	if (to < p->min || to > p->max) {
+		uv_warn("%spackage %u %s=%ld: outside the bounds in force, "
+			"%ld to %ld mV; choose a value within them", at, pkg,
+			plane_name(plane), to, p->min, p->max);
+		return UV_EXIT_FAIL;
+	}
+	r = sysfs_plane_path(s, pkg, plane, "offset_mv", path, sizeof(path));
+	if (!r)
+		r = sysfs_read_long(path, &c->from);
+	if (r) {
+		uv_warn("%s: cannot read the current offset: %s; nothing was "
+			"changed", path, strerror(-r));
+		return UV_EXIT_FAIL;
+	}
+	p->n++;
+	return 0;
+}
+
+static bool plan_has_package(const struct plan *p, unsigned int pkg)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->c[i].pkg == pkg && p->c[i].from != p->c[i].to)
+			return true;
+	return false;
+}
+
+/* Refuse early, before any write, when the driver says it will refuse. */
+static int check_policy(const struct uv_sysfs *s, const struct plan *p)
+{
+	struct uv_package_list pkgs;
+	char reason[64];
+	size_t i;
+
+	if (sysfs_packages(s, &pkgs))
+		return 0;
+	for (i = 0; i < pkgs.n; i++) {
+		if (!plan_has_package(p, pkgs.id[i]) ||
+		    sysfs_block_reason(s, pkgs.id[i], reason, sizeof(reason)))
+			continue;
+		if (sysfs_block_advice(reason)) {
+			uv_warn("package %u: writes refused (%s): %s; nothing "
+				"was changed", pkgs.id[i], reason,
+				sysfs_block_advice(reason));
+			return UV_EXIT_POLICY;
+		}
+	}
+	return 0;
+}
+
+/* Why a write failed, what to do, and the exit code that goes with it. */
+static int explain(const struct uv_sysfs *s, const struct plan *p,
+		   unsigned int pkg, int err, char *buf, size_t size)
+{
+	char reason[64];
+
+	switch (err) {
+	case EPERM:
+		if (sysfs_block_reason(s, pkg, reason, sizeof(reason)) == 0 &&
+		    sysfs_block_advice(reason)) {
+			snprintf(buf, size, "refused (%s): %s", reason,
+				 sysfs_block_advice(reason));
+			return UV_EXIT_POLICY;
+		}
+		snprintf(buf, size, "not permitted; run as root (writes need "
+			 "CAP_SYS_RAWIO)");
+		return UV_EXIT_FAIL;
+	case EACCES:
+		snprintf(buf, size, "permission denied; run as root");
+		return UV_EXIT_FAIL;
+	case EINVAL:
+		snprintf(buf, size, "the driver rejected the value as "
+			 "malformed; report this as a bug");
+		return UV_EXIT_FAIL;
+	case ERANGE:
+		snprintf(buf, size, "outside the driver's bounds (%ld to %ld "
+			 "mV); choose a value within them", p->min, p->max);
+		return UV_EXIT_FAIL;
+	case EOPNOTSUPP:
+		snprintf(buf, size, "this CPU has no offset on that plane; "
+			 "leave it out");
+		return UV_EXIT_FAIL;
+	case EIO:
+		snprintf(buf, size, "the firmware ignored or failed the write; "
+			 "this CPU may not allow offsets on that plane");
+		return UV_EXIT_FAIL;
+	case ETIMEDOUT:
+		snprintf(buf, size, "the firmware stayed busy; try again");
+		return UV_EXIT_FAIL;
+	case ENOENT:
+		snprintf(buf, size, "the file went away; was the driver "
+			 "unloaded?");
+		return UV_EXIT_FAIL;
+	default:
+		snprintf(buf, size, "%s", strerror(err));
+		return UV_EXIT_FAIL;
+	}
+}
+
+/* Write back the previous values, last written first; false if any fails. */
+static bool rollback(const struct uv_sysfs *s, struct plan *p)
+{
+	char path[PATH_MAX];
+	bool ok = true;
+	size_t i;
+	int r;
+
+	for (i = p->n; i-- > 0;) {
+		struct change *c = &p->c[i];
+
+		if (!c->written)
+			continue;
+		r = sysfs_plane_path(s, c->pkg, c->plane, "offset_mv", path,
+				     sizeof(path));
+		if (!r)
+			r = sysfs_write_long(path, c->from);
+		if (r) {
+			uv_warn("package %u %s: could not put back %ld mV: %s; "
+				"check with 'undervoltctl status'", c->pkg,
+				plane_name(c->plane), c->from, strerror(-r));
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static int trial_begin(const struct uv_sysfs *s, const struct uv_opts *o,
+		       long *old)
+{
+	char path[PATH_MAX];
+	int r;
+
+	if (!o->has_trial)
+		return 0;
+	r = sysfs_param_path(s, "trial_seconds", path, sizeof(path));
+	if (!r)
+		r = sysfs_read_long(path, old);
+	if (r == -ENOENT) {
+		uv_warn("%s: trial mode is not supported by this driver; "
+			"update it or leave out --trial", path);
+		return UV_EXIT_FAIL;
+	}
+	if (!r)
+		r = sysfs_write_long(path, o->trial_seconds);
+	if (r) {
+		uv_warn("%s: cannot set the trial period: %s; nothing was "
+			"changed%s", path, strerror(-r),
+			r == -EACCES || r == -EPERM ? "; run as root" : "");
+		return UV_EXIT_FAIL;
+	}
+	return 0;
+}
+
+static void trial_abort(const struct uv_sysfs *s, const struct uv_opts *o,
+			long old)
+{
+	char path[PATH_MAX];
+
+	if (o->has_trial &&
+	    (sysfs_param_path(s, "trial_seconds", path, sizeof(path)) ||
+	     sysfs_write_long(path, old)))
+		uv_warn("%s: could not put back %ld; write it by hand",
+			path, old);
+}
+
+static void print_plan(const struct plan *p, bool dry_run)
+{
+	size_t i, changed = 0;
+
+	for (i = 0; i < p->n; i++)
+		changed += p->c[i].from != p->c[i].to;
+	if (!changed && (!dry_run || p->n == 0))
+		printf("nothing to change\n");
+	for (i = 0; i < p->n; i++) {
+		const struct change *c = &p->c[i];
+
+		if (c->from == c->to) {
+			if (dry_run)
+				printf("package %u %s: %ld mV (unchanged)\n",
+				       c->pkg, plane_name(c->plane), c->to);
+			continue;
+		}
+		printf("package %u %s: %ld -> %ld mV%s\n", c->pkg,
+		       plane_name(c->plane), c->from, c->to,
+		       dry_run ? " (dry run)" : "");
+	}
+}
+
+/* Read every plane of the plan back; a coupled plane shows up here. */
+static int verify(const struct uv_sysfs *s, const struct plan *p)
+{
+	char path[PATH_MAX];
+	long now;
+	size_t i;
+	int r;
+
+	for (i = 0; i < p->n; i++) {
+		const struct change *c = &p->c[i];
+
+		r = sysfs_plane_path(s, c->pkg, c->plane, "offset_mv", path,
+				     sizeof(path));
+		if (!r)
+			r = sysfs_read_long(path, &now);
+		if (r) {
+			uv_warn("%s: cannot read back: %s", path,
+				strerror(-r));
+			return -1;
+		}
+		if (now == c->to)	/* the driver reads back exactly */
+			continue;
+		if (c->plane == PLANE_CORE || c->plane == PLANE_CACHE)
+			uv_warn("package %u %s reads %ld mV, not %ld: on this "
+				"CPU core and cache are one plane; give both "
+				"the same value", c->pkg, plane_name(c->plane),
+				now, c->to);
+		else
+			uv_warn("package %u %s reads %ld mV, not %ld: the "
+				"firmware did not keep the value", c->pkg,
+				plane_name(c->plane), now, c->to);
+		return -1;
+	}
+	return 0;
+}
+
+/* Package by package, planes in their usual order: stable for the eye. */
+static void plan_sort(struct plan *p)
+{
+	struct change tmp;
+	size_t i, j;
+
+	for (i = 1; i < p->n; i++) {
+		tmp = p->c[i];
+		for (j = i; j > 0 && (p->c[j - 1].pkg > tmp.pkg ||
+				      (p->c[j - 1].pkg == tmp.pkg &&
+				       p->c[j - 1].plane > tmp.plane)); j--)
+			p->c[j] = p->c[j - 1];
+		p->c[j] = tmp;
+	}
+}
+
+static int plan_execute(const struct uv_sysfs *s, const struct uv_opts *o,
+			struct plan *p)
+{
+	char path[PATH_MAX], why[256], at[PATH_MAX + 16];
+	long old_trial = 0;
+	bool restored;
+	size_t i;
+	int r, code;
+
+	plan_sort(p);
+	if (o->dry_run) {
+		print_plan(p, true);
+		return UV_EXIT_OK;
+	}
+	code = check_policy(s, p);
+	if (code)
+		return code;
+	code = trial_begin(s, o, &old_trial);
+	if (code)
+		return code;
+	for (i = 0; i < p->n; i++) {
+		struct change *c = &p->c[i];
+
+		if (c->from == c->to)
+			continue;
+		r = sysfs_plane_path(s, c->pkg, c->plane, "offset_mv", path,
+				     sizeof(path));
+		if (!r)
+			r = sysfs_write_long(path, c->to);
+		if (!r) {
+			c->written = true;
+			continue;
+		}
+		code = explain(s, p, c->pkg, -r, why, sizeof(why));
+		restored = rollback(s, p);
+		trial_abort(s, o, old_trial);
+		uv_warn("%spackage %u %s=%ld: %s%s", where(p, c, at, sizeof(at)),
+			c->pkg, plane_name(c->plane), c->to, why,
+			restored ? "; nothing was changed" : "");
+		return code;
+	}
+	if (verify(s, p)) {
+		if (rollback(s, p))
+			uv_warn("the previous offsets were put back; nothing "
+				"was changed");
+		trial_abort(s, o, old_trial);
+		return UV_EXIT_FAIL;
+	}
+	print_plan(p, false);
+	if (o->has_trial && o->trial_seconds)
+		printf("provisional for %u s: run 'undervoltctl confirm' to "
+		       "keep these offsets\n", o->trial_seconds);
+	return UV_EXIT_OK;
+}
+
+/* The packages a verb works on: --package N, or all of them. */
+static int target_packages(const struct uv_sysfs *s, const struct uv_opts *o,
+			   struct uv_package_list *list)
+{
+	size_t i;
+	int r;
+
+	r = sysfs_packages(s, list);
+	if (r) {
+		uv_warn("%s: cannot list packages: %s; check the driver with "
+			"dmesg", s->drv, strerror(-r));
+		return UV_EXIT_FAIL;
+	}
+	if (!o->has_package)
+		return 0;
+	for (i = 0; i < list->n; i++) {
+		if (list->id[i] == o->package) {
+			list->id[0] = o->package;
+			list->n = 1;
+			return 0;
+		}
+	}
+	uv_warn("no package %u; 'undervoltctl status' lists them", o->package);
+	return UV_EXIT_FAIL;
+}
+
+/*
+ * Add PLANE=MV for each of PKGS. Without --package, packages that lack the
+ * plane are left out (a second socket has no GPU), as long as one has it.
+ */
+static int plan_add_packages(const struct uv_sysfs *s,
+			     const struct uv_opts *o, struct plan *p,
+			     const struct uv_package_list *pkgs,
+			     enum plane plane, long mv, unsigned int line)
+{
+	char at[PATH_MAX + 16];
+	struct change c = { .line = line };
+	size_t i, added = 0;
+	int code;
+
+	for (i = 0; i < pkgs->n; i++) {
+		if (!o->has_package && !sysfs_has_plane(s, pkgs->id[i], plane))
+			continue;
+		code = plan_add(s, p, pkgs->id[i], plane, mv, line);
+		if (code)
+			return code;
+		added++;
+	}
+	if (added || pkgs->n == 0)
+		return 0;
+	uv_warn("%sno package has a %s plane; 'undervoltctl status' lists the "
+		"planes present", where(p, &c, at, sizeof(at)),
+		plane_name(plane));
+	return UV_EXIT_FAIL;
+}
+
+/* PLANE=MV from the command line. */
+static int parse_assignment(const char *arg, enum plane *plane, long *mv)
+{
+	const char *eq = strchr(arg, '=');
+	char *end;
+	int i;
+
+	if (!eq)
+		return -1;
+	i = plane_lookup(arg, (size_t)(eq - arg));
+	if (i < 0)
+		return -1;
+	errno = 0;
+	*mv = strtol(eq + 1, &end, 10);
+	if (end == eq + 1 || *end || errno || eq[1] == ' ' ||
+	    *mv < -CONFIG_MAX_ABS_MV || *mv > CONFIG_MAX_ABS_MV)
+		return -1;
+	*plane = (enum plane)i;
+	return 0;
+}
+
+int cmd_set(const struct uv_sysfs *s, const struct uv_opts *o)
+{
+	struct uv_package_list pkgs;
+	bool given[PLANE_COUNT] = { false };
+	long mv[PLANE_COUNT] = { 0 };
+	struct plan *p;
+	enum plane plane;
+	int a, code;
+
+	for (a = 0; a < o->argc; a++) {
+		long v;
+
+		if (parse_assignment(o->argv[a], &plane, &v)) {
+			uv_warn("'%s': expected PLANE=MV with PLANE one of "
+				"core, gpu, cache, uncore, analogio and MV "
+				"whole millivolts, e.g. core=-80", o->argv[a]);
+			return UV_EXIT_USAGE;
+		}
+		if (given[plane]) {
+			uv_warn("'%s': %s given twice; give it once",
+				o->argv[a], plane_name(plane));
+			return UV_EXIT_USAGE;
+		}
+		given[plane] = true;
+		mv[plane] = v;
+	}
+	code = sysfs_require_driver(s);
+	if (!code)
+		code = target_packages(s, o, &pkgs);
+	if (code)
+		return code;
+	p = malloc(sizeof(*p));
+	if (!p) {
+		uv_warn("out of memory");
+		return UV_EXIT_FAIL;
+	}
+	code = plan_init(s, p, NULL);
+	for (plane = 0; plane < PLANE_COUNT && !code; plane++)
+		if (given[plane])
+			code = plan_add_packages(s, o, p, &pkgs, plane,
+						 mv[plane], 0);
+	if (!code)
+		code = plan_execute(s, o, p);
+	free(p);
+	return code;
+}
+
+int cmd_reset(const struct uv_sysfs *s, const struct uv_opts *o)
+{
+	struct uv_package_list pkgs;
+	char path[PATH_MAX];
+	struct plan *p;
+	enum plane plane;
+	size_t i;
+	long boot;
+	int code, r;
+
+	code = sysfs_require_driver(s);
+	if (!code)
+		code = target_packages(s, o, &pkgs);
+	if (code)
+		return code;
+	p = malloc(sizeof(*p));
+	if (!p) {
+		uv_warn("out of memory");
+		return UV_EXIT_FAIL;
+	}
+	code = plan_init(s, p, NULL);
+	for (i = 0; i < pkgs.n && !code; i++) {
+		for (plane = 0; plane < PLANE_COUNT && !code; plane++) {
+			if (!sysfs_has_plane(s, pkgs.id[i], plane))
+				continue;
+			r = sysfs_plane_path(s, pkgs.id[i], plane,
+					     "boot_offset_mv", path,
+					     sizeof(path));
+			if (!r)
+				r = sysfs_read_long(path, &boot);
+			if (r) {
+				uv_warn("%s: cannot read the boot value: %s; "
+					"nothing was changed", path,
+					strerror(-r));
+				code = UV_EXIT_FAIL;
+				break;
+			}
+			code = plan_add(s, p, pkgs.id[i], plane, boot, 0);
+		}
+	}
+	if (!code)
+		code = plan_execute(s, o, p);
+	free(p);
+	return code;
+}
+
+/*
+ * The plan of a parsed config: the values of each [package N] section for
+ * that package, then the top values for every package (where the plane
+ * exists) that its section does not set.
+ */
+static int plan_config(const struct uv_sysfs *s, const struct uv_opts *o,
+		       const struct config *cfg, struct plan *p)
+{
+	struct uv_package_list pkgs, rest;
+	enum plane plane;
+	unsigned int id;
+	size_t i;
+	int code;
+
+	code = target_packages(s, o, &pkgs);
+	for (id = 0; id < CONFIG_MAX_PACKAGES && !code; id++) {
+		const struct config_section *sec = &cfg->package[id];
+
+		if (!sec->present)
+			continue;
+		for (i = 0; i < pkgs.n && pkgs.id[i] != id; i++)
+			;
+		if (i == pkgs.n) {
+			if (o->has_package)
+				continue;
+			uv_warn("%s:%u: no package %u on this machine; "
+				"'undervoltctl status' lists them", p->file,
+				sec->line, id);
+			return UV_EXIT_FAIL;
+		}
+		for (plane = 0; plane < PLANE_COUNT && !code; plane++)
+			if (sec->set[plane])
+				code = plan_add(s, p, id, plane, sec->mv[plane],
+						sec->plane_line[plane]);
+	}
+	for (plane = 0; plane < PLANE_COUNT && !code; plane++) {
+		if (!cfg->all.set[plane])
+			continue;
+		rest.n = 0;
+		for (i = 0; i < pkgs.n; i++)
+			if (!cfg->package[pkgs.id[i]].set[plane])
+				rest.id[rest.n++] = pkgs.id[i];
+		code = plan_add_packages(s, o, p, &rest, plane,
+					 cfg->all.mv[plane],
+					 cfg->all.plane_line[plane]);
+	}
+	return code;
+}
+
+int cmd_apply(const struct uv_sysfs *s, const struct uv_opts *o)
+{
+	const char *file = o->argc ? o->argv[0] : UV_DEFAULT_CONFIG;
+	struct config_error err;
+	struct config *cfg = NULL;
+	struct plan *p = NULL;
+	size_t len;
+	char *buf;
+	int r, code;
+
+	r = uv_slurp(file, CONFIG_MAX_SIZE, &buf, &len);
+	if (r == -ENOENT && !o->argc) {
+		uv_warn("%s: no such file; write one (see undervolt.conf(5)) "
+			"or convert an intel-undervolt one with 'undervoltctl "
+			"import'", file);
+		return UV_EXIT_FAIL;
+	}
+	if (r) {
+		uv_warn("%s: %s; nothing was applied", file,
+			r == -EFBIG ? "larger than 64 KiB, is it the right "
+			"file?" : strerror(-r));
+		return UV_EXIT_FAIL;
+	}
+	cfg = malloc(sizeof(*cfg));
+	p = malloc(sizeof(*p));
+	if (!cfg || !p) {
+		uv_warn("out of memory");
+		code = UV_EXIT_FAIL;
+		goto out;
+	}
+	if (config_parse(buf, len, cfg, &err)) {
+		uv_warn("%s:%u: %s; nothing was applied", file, err.line,
+			err.msg);
+		code = UV_EXIT_USAGE;
+		goto out;
+	}
+	code = sysfs_require_driver(s);
+	if (!code)
+		code = plan_init(s, p, file);
+	if (!code)
+		code = plan_config(s, o, cfg, p);
+	if (!code)
+		code = plan_execute(s, o, p);
+out:
+	free(p);
+	free(cfg);
+	free(buf);
+	return code;
+}
+
+int cmd_confirm(const struct uv_sysfs *s, const struct uv_opts *o)
+{
+	char path[PATH_MAX];
+	long left;
+	int r, code;
+
+	(void)o;
+	code = sysfs_require_driver(s);
+	if (code)
+		return code;
+	r = sysfs_drv_path(s, "trial_remaining_s", path, sizeof(path));
+	if (!r)
+		r = sysfs_read_long(path, &left);
+	if (!r && left == 0) {
+		printf("nothing is provisional; nothing to confirm\n");
+		return UV_EXIT_OK;
+	}
+	r = sysfs_drv_path(s, "confirm", path, sizeof(path));
+	if (!r)
+		r = sysfs_write_long(path, 1);
+	if (r == -ENOENT) {
+		uv_warn("%s: trial mode is not supported by this driver; "
+			"offsets it sets are already permanent", path);
+		return UV_EXIT_FAIL;
+	}
+	if (r) {
+		uv_warn("%s: cannot confirm: %s; the trial offsets will be "
+			"reverted when it ends", path, strerror(-r));
+		return UV_EXIT_FAIL;
+	}
+	printf("confirmed: the offsets stay\n");
+	return UV_EXIT_OK;
+}

@@ -1,0 +1,423 @@
+#!/bin/bash
+# tests/run.sh LABEL BINARY: host tests of undervoltctl against a fake sysfs
+# tree in a temporary directory. No root, no kernel, no driver.
+#
+# Prints one TAP line per check, "ok - undervoltctl [LABEL]: ..." or
+# "not ok - ...", and exits 1 if any check failed. BINARY must be a test
+# build (make check builds them): the rollback checks use its
+# UNDERVOLTCTL_TEST_FAIL_WRITE hook to make one plane's write fail.
+# UNDERVOLTCTL_WRAPPER, if set, is put in front of every run (valgrind).
+set -uo pipefail
+
+[ $# -eq 2 ] || { echo "usage: tests/run.sh LABEL BINARY" >&2; exit 2; }
+label=$1
+bin=$(realpath "$2")
+here=$(cd "$(dirname "$0")" && pwd)
+read -r -a wrapper <<< "${UNDERVOLTCTL_WRAPPER:-}"
+# Sanitizer and valgrind reports get exit codes no check expects.
+export ASAN_OPTIONS=exitcode=98:detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=halt_on_error=1:exitcode=97:print_stacktrace=1
+unset UNDERVOLTCTL_SYSFS_ROOT UNDERVOLTCTL_TEST_FAIL_WRITE
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/undervoltctl-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+root=$tmp/sys
+drv=$root/devices/system/cpu/intel_undervolt
+params=$root/module/intel_undervolt/parameters
+failed=0
+rc=0
+out=
+err=
+
+pass() { echo "ok - undervoltctl [$label]: $1"; }
+
+fail() {
+	echo "not ok - undervoltctl [$label]: $1"
+	printf '%s\n' "exit status $rc" "stdout: $out" "stderr: $err" |
+		sed 's/^/#   /'
+	failed=1
+}
+
+# uvc ARGS...: run undervoltctl on the fake tree; sets rc, out, err.
+uvc() {
+	"${wrapper[@]}" "$bin" --sysfs-root "$root" "$@" \
+		>"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+# clean: no sanitizer or valgrind report in the last run.
+clean() {
+	case $rc in 97|98|99) return 1 ;; esac
+	! grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:|==[0-9]+== ' \
+		"$tmp/err"
+}
+
+# expect DESC RC [STDOUT-ERE [STDERR-ERE]]: check the last run.
+expect() {
+	local desc=$1 want=$2 o=${3:-} e=${4:-}
+	if [ "$rc" != "$want" ]; then
+		fail "$desc (expected exit $want)"
+	elif ! clean; then
+		fail "$desc (sanitizer or valgrind report)"
+	elif [ -n "$o" ] && ! grep -qE -- "$o" "$tmp/out"; then
+		fail "$desc (stdout does not match /$o/)"
+	elif [ -n "$e" ] && ! grep -qE -- "$e" "$tmp/err"; then
+		fail "$desc (stderr does not match /$e/)"
+	else
+		pass "$desc"
+	fi
+}
+
+# check_eq DESC EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (expected '$2', got '$3')"; fi
+}
+
+# offsets: every plane file of the tree as "00:core=-80 ...", to compare
+# before and after an operation that must change nothing.
+offsets() {
+	local f
+	for f in "$drv"/package_*/*_offset_mv; do
+		case $f in *boot_offset_mv) continue ;; esac
+		printf '%s=%s ' "${f#"$drv"/package_}" "$(cat "$f")"
+	done
+	cat "$params/trial_seconds" 2>/dev/null
+}
+
+val() { cat "$drv/package_$1/$2_offset_mv"; }
+
+# make_tree: package 0 with every plane, package 1 without gpu, all writable;
+# trial mode supported; RAPL, coretemp and cpufreq sources for monitor.
+make_tree() {
+	local p pl
+	rm -rf "$root"
+	mkdir -p "$drv" "$params"
+	echo -250 > "$drv/min_offset_mv"
+	echo 0 > "$drv/max_offset_mv"
+	for p in 00 01; do
+		mkdir "$drv/package_$p"
+		echo none > "$drv/package_$p/write_block_reason"
+		for pl in core gpu cache uncore analogio; do
+			[ "$p$pl" = 01gpu ] && continue
+			echo 0 > "$drv/package_$p/${pl}_offset_mv"
+			echo 0 > "$drv/package_$p/${pl}_boot_offset_mv"
+		done
+	done
+	echo -10 > "$drv/package_00/uncore_boot_offset_mv"
+	echo 0 > "$drv/trial_remaining_s"
+	: > "$drv/confirm"
+	echo 0 > "$params/trial_seconds"
+	echo 1 > "$params/apply"
+
+	mkdir -p "$root/class/powercap/intel-rapl:0" \
+		"$root/class/powercap/intel-rapl:0:0" "$root/class/hwmon/hwmon3"
+	echo package-0 > "$root/class/powercap/intel-rapl:0/name"
+	echo 5000000 > "$root/class/powercap/intel-rapl:0/energy_uj"
+	echo 262143328850 > "$root/class/powercap/intel-rapl:0/max_energy_range_uj"
+	echo core > "$root/class/powercap/intel-rapl:0:0/name"
+	echo coretemp > "$root/class/hwmon/hwmon3/name"
+	echo 'Package id 0' > "$root/class/hwmon/hwmon3/temp1_label"
+	echo 45000 > "$root/class/hwmon/hwmon3/temp1_input"
+	echo 'Core 0' > "$root/class/hwmon/hwmon3/temp2_label"
+	echo 43000 > "$root/class/hwmon/hwmon3/temp2_input"
+	for p in 0 1; do
+		mkdir -p "$root/devices/system/cpu/cpu$p/cpufreq"
+		echo $((2400000 + p * 100000)) > \
+			"$root/devices/system/cpu/cpu$p/cpufreq/scaling_cur_freq"
+	done
+}
+
+# conf NAME TEXT: a config file in the temporary directory; prints its path.
+conf() {
+	printf '%b' "$2" > "$tmp/$1"
+	echo "$tmp/$1"
+}
+
+# --- command line -----------------------------------------------------------
+make_tree
+"${wrapper[@]}" "$bin" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?
+out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
+expect "no verb is a usage error" 2 "" '^usage: undervoltctl'
+uvc --help
+expect "--help prints the synopsis on stdout" 0 '^usage: undervoltctl'
+uvc frobnicate
+expect "an unknown verb is a usage error" 2 "" "^undervoltctl: 'frobnicate': unknown verb"
+uvc status --trial 5
+expect "an option the verb does not take is a usage error" 2 "" '^undervoltctl: status: --trial is not an option of this verb'
+uvc set
+expect "set without PLANE=MV is a usage error" 2
+for bad in core-80 cpu=-80 core=abc core= core=-80mV core=-8.5 core=-5000 =-80; do
+	uvc set "$bad"
+	expect "set $bad is a usage error" 2 "" "^undervoltctl: '$bad': expected PLANE=MV"
+done
+uvc set core=-10 core=-20
+expect "set with a plane given twice is a usage error" 2 "" 'given twice'
+uvc status --package 100
+expect "--package 100 is a usage error" 2 "" 'package number from 0 to 99'
+uvc monitor --interval 0
+expect "monitor --interval 0 is a usage error" 2
+check_eq "no usage error changed anything" "00/analogio_offset_mv=0 00/cache_offset_mv=0 00/core_offset_mv=0 00/gpu_offset_mv=0 00/uncore_offset_mv=0 01/analogio_offset_mv=0 01/cache_offset_mv=0 01/core_offset_mv=0 01/uncore_offset_mv=0 0" "$(offsets)"
+
+# --- driver missing ------------------------------------------------------------
+good=$(conf good.conf 'core = -50\ncache = -50\n')
+for verb in status "set core=-50" confirm reset "apply $good"; do
+	# shellcheck disable=SC2086
+	"${wrapper[@]}" "$bin" --sysfs-root "$tmp/empty" $verb >"$tmp/out" 2>"$tmp/err"
+	rc=$?; out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
+	expect "${verb%% *} without the driver exits 3 and says how to get it" 3 "" \
+		'^undervoltctl: .*CONFIG_INTEL_UNDERVOLT.*DKMS'
+done
+UNDERVOLTCTL_SYSFS_ROOT=$tmp/empty "${wrapper[@]}" "$bin" status >"$tmp/out" 2>"$tmp/err"
+rc=$?; out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
+expect "UNDERVOLTCTL_SYSFS_ROOT moves the sysfs root" 3 "" "$tmp/empty/devices"
+
+# --- status ----------------------------------------------------------------------
+uvc status
+expect "status prints a table" 0 '^package 0: writable$'
+expect "status shows offset and boot value of each plane" 0 '^  uncore +0 mV +-10 mV$'
+if grep -q '^  gpu' <(sed -n '/^package 1/,$p' "$tmp/out"); then
+	fail "status lists only the planes a package has"
+else
+	pass "status lists only the planes a package has"
+fi
+uvc status --json
+if ! python3 -c 'import json,sys; json.load(sys.stdin)' < "$tmp/out" 2>/dev/null; then
+	fail "status --json is valid JSON"
+else
+	pass "status --json is valid JSON"
+	json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)" < "$tmp/out"; }
+	check_eq "JSON: schema 1" 1 "$(json 'd["schema"]')"
+	check_eq "JSON: bounds" "-250 0" "$(json 'd["min_offset_mv"], d["max_offset_mv"]' | tr -d '(),')"
+	check_eq "JSON: packages by id" "[0, 1]" "$(json '[p["id"] for p in d["packages"]]')"
+	check_eq "JSON: planes of package 1" "['core', 'cache', 'uncore', 'analogio']" \
+		"$(json 'list(d["packages"][1]["planes"])')"
+	check_eq "JSON: boot offset" "-10" "$(json 'd["packages"][0]["planes"]["uncore"]["boot_offset_mv"]')"
+	check_eq "JSON: writable, trial, recovery switch" "True none True 0 False" \
+		"$(json 'd["packages"][0]["writable"], d["packages"][0]["write_block_reason"], d["trial"]["supported"], d["trial"]["seconds"], d["recovery_switch"]' | tr -d "(),'")"
+fi
+echo sgx > "$drv/package_01/write_block_reason"
+uvc status --json --package 1
+check_eq "JSON: --package 1, refused by SGX" "1 False sgx" \
+	"$(python3 -c 'import json,sys; d=json.load(sys.stdin); p=d["packages"]; print(len(p), p[0]["writable"], p[0]["write_block_reason"])' < "$tmp/out" 2>&1)"
+uvc status
+expect "status says why a package is not writable and what to do" 0 '^package 1: not writable \(sgx\): SGX is enabled; disable SGX'
+echo none > "$drv/package_01/write_block_reason"
+mv "$params/trial_seconds" "$tmp/trial_seconds"
+uvc status --json
+check_eq "JSON: trial not supported is false/null" "False None" \
+	"$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["trial"]["supported"], d["trial"]["seconds"])' < "$tmp/out" 2>&1)"
+mv "$tmp/trial_seconds" "$params/trial_seconds"
+
+# --- set ---------------------------------------------------------------------------
+uvc set core=-80 cache=-80
+expect "set core=-80 cache=-80 exits 0" 0 '^package 1 cache: 0 -> -80 mV$'
+check_eq "set wrote every package" "-80 -80 -80 -80" "$(val 00 core) $(val 00 cache) $(val 01 core) $(val 01 cache)"
+uvc set --package 0 gpu=-40
+expect "set --package 0 gpu=-40 exits 0" 0
+check_eq "set --package 0 wrote package 0 only" "-40" "$(val 00 gpu)"
+before=$(offsets)
+uvc set --package 1 gpu=-30
+expect "set --package 1 gpu on a package without gpu fails" 1 "" '^undervoltctl: package 1 has no gpu plane'
+check_eq "... and changes nothing" "$before" "$(offsets)"
+mv "$drv/package_00/gpu_offset_mv" "$tmp/gpu"
+uvc set core=-80 gpu=-30
+expect "set of a plane no package has fails" 1 "" '^undervoltctl: no package has a gpu plane'
+mv "$tmp/gpu" "$drv/package_00/gpu_offset_mv"
+check_eq "... and changes nothing" "$before" "$(offsets)"
+uvc set gpu=-30
+expect "set of a plane that only package 0 has sets it there" 0 '^package 0 gpu: -40 -> -30 mV$'
+check_eq "... and writes it" "-30" "$(val 00 gpu)"
+uvc set gpu=-40
+before=$(offsets)
+uvc set core=-300
+expect "set outside the bounds fails naming them" 1 "" 'core=-300: outside the bounds in force, -250 to 0 mV'
+check_eq "... and changes nothing" "$before" "$(offsets)"
+uvc set --dry-run core=-100 cache=-100
+expect "set --dry-run shows the change" 0 '^package 0 core: -80 -> -100 mV \(dry run\)$'
+check_eq "... and changes nothing" "$before" "$(offsets)"
+uvc set core=-80 cache=-80
+expect "set to the current values says so" 0 '^nothing to change$'
+uvc set --package 7 core=-1
+expect "set --package of a missing package fails" 1 "" 'no package 7'
+
+# --- all or nothing ----------------------------------------------------------------
+before=$(offsets)
+UNDERVOLTCTL_TEST_FAIL_WRITE=package_01/uncore_offset_mv=EIO uvc set core=-90 cache=-90 uncore=-20
+expect "a plane failing in the middle fails the whole set" 1 "" \
+	'^undervoltctl: package 1 uncore=-20: the firmware ignored or failed the write.*; nothing was changed$'
+check_eq "... and the planes already written are put back" "$before" "$(offsets)"
+UNDERVOLTCTL_TEST_FAIL_WRITE=package_00/cache_offset_mv=ETIMEDOUT uvc set core=-90 cache=-90
+expect "a busy firmware says to try again" 1 "" 'package 0 cache=-90: the firmware stayed busy; try again'
+check_eq "... and changes nothing" "$before" "$(offsets)"
+UNDERVOLTCTL_TEST_FAIL_WRITE=package_00/core_offset_mv=EPERM uvc set core=-90
+expect "EPERM without a block reason asks for root" 1 "" 'run as root'
+UNDERVOLTCTL_TEST_FAIL_WRITE=package_00/core_offset_mv=EOPNOTSUPP uvc set core=-90
+expect "EOPNOTSUPP names the plane" 1 "" 'package 0 core=-90: this CPU has no offset on that plane'
+UNDERVOLTCTL_TEST_FAIL_WRITE=package_00/core_offset_mv@-80=EIO,package_01/uncore_offset_mv=EIO \
+	uvc set core=-60 uncore=-5
+expect "a failed roll-back is reported" 1 "" \
+	"^undervoltctl: package 0 core: could not put back -80 mV: .*; check with 'undervoltctl status'\$"
+expect "... and the error does not claim nothing changed" 1 "" '^undervoltctl: package 1 uncore=-5: the firmware ignored or failed the write; this CPU may not allow offsets on that plane$'
+
+# Core and cache as one plane (Skylake): cache is a link to core.
+make_tree
+rm "$drv/package_00/cache_offset_mv"
+ln -s core_offset_mv "$drv/package_00/cache_offset_mv"
+uvc set --package 0 core=-70 cache=-60
+expect "coupled core and cache given different values fail" 1 "" \
+	'core reads -60 mV, not -70: on this CPU core and cache are one plane'
+check_eq "... and both are put back" "0 0" "$(val 00 core) $(val 00 cache)"
+uvc set --package 0 core=-70 cache=-70
+expect "coupled core and cache given one value succeed" 0
+check_eq "... and read back" "-70 -70" "$(val 00 core) $(val 00 cache)"
+
+# --- policy refusals -----------------------------------------------------------
+make_tree
+for reason in lockdown:'locked down' sgx:'disable SGX' oc_lock:'overclocking lock' recovery:'intel_undervolt.apply=0'; do
+	echo "${reason%%:*}" > "$drv/package_01/write_block_reason"
+	before=$(offsets)
+	echo -5 > "$drv/package_01/core_boot_offset_mv"
+	uvc set core=-50
+	expect "refused by ${reason%%:*}: exit 4 and what to do" 4 "" \
+		"^undervoltctl: package 1: writes refused \\(${reason%%:*}\\): .*${reason#*:}.*nothing was changed$"
+	check_eq "... and nothing written" "$before" "$(offsets)"
+done
+uvc set --package 0 core=-50
+expect "a refusal of package 1 does not stop package 0" 0
+uvc reset
+expect "reset is refused by policy too" 4 "" 'package 1: writes refused \(recovery\)'
+echo none > "$drv/package_01/write_block_reason"
+
+# --- reset -----------------------------------------------------------------------
+make_tree
+uvc set core=-80 cache=-80 uncore=-30
+uvc reset --dry-run
+expect "reset --dry-run shows the boot values" 0 '^package 0 uncore: -30 -> -10 mV \(dry run\)$'
+uvc reset
+expect "reset exits 0" 0
+check_eq "reset restores the boot values" "0 0 -10 0 0" \
+	"$(val 00 core) $(val 00 cache) $(val 00 uncore) $(val 01 core) $(val 01 uncore)"
+uvc set uncore=-30
+uvc reset --package 1
+check_eq "reset --package 1 resets package 1 only" "-30 0" "$(val 00 uncore) $(val 01 uncore)"
+
+# --- trial mode --------------------------------------------------------------------
+make_tree
+uvc set --trial 30 core=-50 cache=-50
+expect "set --trial says how to confirm" 0 "run 'undervoltctl confirm'"
+check_eq "set --trial writes trial_seconds" 30 "$(cat "$params/trial_seconds")"
+echo 0 > "$params/trial_seconds"
+before=$(offsets)
+UNDERVOLTCTL_TEST_FAIL_WRITE=package_01/cache_offset_mv=EIO uvc set --trial 20 core=-60 cache=-60
+expect "a failed set --trial fails" 1
+check_eq "... and puts trial_seconds back too" "$before" "$(offsets)"
+uvc confirm
+expect "confirm with nothing provisional says so" 0 '^nothing is provisional'
+echo 25 > "$drv/trial_remaining_s"
+uvc confirm
+expect "confirm exits 0" 0 '^confirmed'
+check_eq "confirm writes 1" 1 "$(cat "$drv/confirm")"
+rm "$params/trial_seconds" "$drv/confirm" "$drv/trial_remaining_s"
+before=$(offsets)
+uvc set --trial 10 core=-10
+expect "--trial without driver support fails, saying so" 1 "" 'trial mode is not supported by this driver'
+check_eq "... and changes nothing" "$before" "$(offsets)"
+uvc confirm
+expect "confirm without driver support fails, saying so" 1 "" 'trial mode is not supported'
+
+# --- apply and the config parser ------------------------------------------------------
+make_tree
+c=$(conf apply.conf '# laptop\ncore = -80\ncache = -80   # one plane\n\tgpu\t=\t-40\n\n[package 1]\ncore = -70\ncache = -70\nuncore=+0')
+uvc apply --dry-run "$c"
+expect "apply --dry-run shows per package values" 0 '^package 1 core: 0 -> -70 mV \(dry run\)$'
+check_eq "... and changes nothing" "00/analogio_offset_mv=0 00/cache_offset_mv=0 00/core_offset_mv=0 00/gpu_offset_mv=0 00/uncore_offset_mv=0 01/analogio_offset_mv=0 01/cache_offset_mv=0 01/core_offset_mv=0 01/uncore_offset_mv=0 0" "$(offsets)"
+uvc apply "$c"
+expect "apply exits 0" 0
+check_eq "apply: [package 1] overrides the top values" "-80 -80 -40 -70 -70" \
+	"$(val 00 core) $(val 00 cache) $(val 00 gpu) $(val 01 core) $(val 01 cache)"
+uvc apply "$(conf empty.conf '# nothing yet\n')"
+expect "an empty config applies nothing" 0 '^nothing to change$'
+before=$(offsets)
+while IFS='|' read -r name text line msg; do
+	c=$(conf "$name.conf" "$text")
+	uvc apply "$c"
+	expect "config error ($name): exit 2, file:line and what was expected" 2 "" \
+		"^undervoltctl: $c:$line: $msg.*; nothing was applied$"
+done <<'EOF'
+noequals|core -80\n|1|expected '=' after 'core'
+plane|core = -50\ncpu = -80\n|2|unknown plane 'cpu'; expected one of core, gpu
+twice|core = -80\n# x\ncore = -70\n|3|core set twice in one section; the first is on line 1
+section|[package 1]\ncore = -1\n[package 1]\n|3|\[package 1\] repeated; the first is on line 1
+badsection|[pkg 1]\n|1|expected '\[package N\]'
+bigpackage|[package 100]\n|1|package number out of range; expected 0 to 99
+unclosed|[package 1\n|1|expected '\]'
+fraction|core = -80.5\n|1|expected whole millivolts after 'core ='
+novalue|core =\n|1|expected whole millivolts
+junk|core = -80 volts\n|1|unexpected 'volts' after the value
+huge|core = -2000\n|1|offset -2000 mV is beyond the file format's limit
+crlf|core = -80\r\n|1|carriage return found
+nul|core = -80\n\0\n|2|NUL byte found
+EOF
+check_eq "no config error changed anything" "$before" "$(offsets)"
+c=$(conf later.conf 'core = -20\ncache = -20\ngpu = -20\nuncore = -999\n')
+uvc apply "$c"
+expect "a value outside the bounds names file and line" 1 "" "^undervoltctl: $c:4: package 0 uncore=-999: outside the bounds"
+check_eq "... and nothing is applied" "$before" "$(offsets)"
+c=$(conf nopkg.conf 'core = -20\n[package 5]\ncore = -10\n')
+uvc apply "$c"
+expect "a section for a missing package names the line" 1 "" "^undervoltctl: $c:2: no package 5 on this machine"
+c=$(conf fail.conf 'core = -20\ncache = -20\nanalogio = -5\n')
+UNDERVOLTCTL_TEST_FAIL_WRITE=package_01/analogio_offset_mv=EIO uvc apply "$c"
+expect "apply: a failing plane names file:line, plane, value, cause" 1 "" \
+	"^undervoltctl: $c:3: package 1 analogio=-5: the firmware ignored.*nothing was changed$"
+check_eq "... and every plane is as it was" "$before" "$(offsets)"
+uvc apply "$tmp/missing.conf"
+expect "apply of a missing file fails naming it" 1 "" "$tmp/missing.conf: No such file"
+
+# --- import ------------------------------------------------------------------------
+uvc import "$here/intel-undervolt.conf"
+expect "import of a typical intel-undervolt.conf exits 0" 0 '^core = -100$'
+expect "... carries over every plane" 0 '^analogio = 0$'
+for what in "power:powercap" "tjoffset:intel_tcc_cooling" "hwphint:energy_performance_preference" \
+	"interval:no daemon" "daemon:no daemon" "enable:after resume"; do
+	expect "... reports '${what%%:*}' lines with what to use instead" 0 "" \
+		"^undervoltctl: .*intel-undervolt.conf:[0-9]+: '${what%%:*}.*not carried over; .*${what#*:}"
+done
+cp "$tmp/out" "$tmp/imported.conf"
+uvc apply --dry-run "$tmp/imported.conf"
+expect "the imported config parses and applies (dry run)" 0 '^package 0 core: -80 -> -100 mV \(dry run\)$'
+uvc import "$here/intel-undervolt-old.conf"
+expect "import of the old 'apply'/'tdp' syntax" 0 '^uncore = -20$' "'tdp .*powercap"
+uvc import "$here/intel-undervolt-fractional.conf"
+expect "import rounds fractions toward 0 and says so" 0 '^core = -25$' '-25.84 mV rounded toward 0 to -25 mV'
+expect "import takes the later of a repeated index" 0 '^gpu = -35$' 'index 1 already set on line 4'
+expect "import reports an unknown index" 0 '^cache = -25$' 'index 7 is none'
+sed "s|@MARK@|$tmp/pwned|g" "$here/intel-undervolt-hostile.conf" > "$tmp/hostile.conf"
+uvc import "$tmp/hostile.conf"
+expect "import of shell syntax carries over only undervolt lines" 0 '^core = -60$' "unterminated quote"
+if [ -e "$tmp/pwned" ]; then fail "import executes nothing"; else pass "import executes nothing"; fi
+uvc import "$here/intel-undervolt-empty.conf"
+expect "import of a file without undervolt lines fails" 1 "" 'no undervolt line to import'
+check_eq "... and prints no config" "" "$out"
+uvc import "$tmp/missing.conf"
+expect "import of a missing file fails naming it" 1 "" "missing.conf: No such file"
+
+# --- monitor -------------------------------------------------------------------------
+make_tree
+uvc monitor --interval 0.05 --count 2
+expect "monitor prints RAPL power" 0 '^  power    package-0 0\.0 W$'
+expect "monitor prints coretemp temperatures" 0 '^  temp     Package id 0 45 C, Core 0 43 C$'
+expect "monitor prints each CPU's frequency" 0 '^  MHz      cpu0 2400 cpu1 2500$'
+expect "monitor prints the offsets" 0 '^  offset   package 0: core 0 gpu 0 cache 0 uncore 0 analogio 0 mV$'
+check_eq "monitor --count 2 prints two samples" 2 "$(grep -c '^  power' "$tmp/out")"
+mkdir -p "$tmp/bare"
+"${wrapper[@]}" "$bin" --sysfs-root "$tmp/bare" monitor --interval 0.01 --count 1 >"$tmp/out" 2>"$tmp/err"
+rc=$?; out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
+expect "monitor shows missing sources as missing" 0 'power +missing'
+for src in temp MHz offset; do
+	expect "... $src missing" 0 "^  $src +missing"
+done
+
+exit $failed

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * undervoltctl.h: what the verbs share.
+ *
+ *	main.c		options, usage(), verb dispatch, exit codes
+ *	sysfs.c		every read and write of the driver's sysfs files
+ *	change.c	set, reset, apply, confirm: all-or-nothing writes
+ *	status.c	status, as a table or as JSON
+ *	monitor.c	monitor: RAPL power, coretemp, cpufreq, offsets
+ *	import.c	import of intel-undervolt configuration files
+ *	config.c	the undervolt.conf(5) parser (fuzzed by fuzz_config.c)
+ */
+#ifndef UNDERVOLTCTL_H
+#define UNDERVOLTCTL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "config.h"
+
+/* Exit codes, documented in undervoltctl(8). */
+enum {
+	UV_EXIT_OK = 0,
+	UV_EXIT_FAIL = 1,	/* the operation failed */
+	UV_EXIT_USAGE = 2,	/* bad command line or configuration file */
+	UV_EXIT_NODRIVER = 3,	/* the intel_undervolt driver is not there */
+	UV_EXIT_POLICY = 4,	/* lockdown, SGX, OC lock, recovery switch */
+};
+
+#define UV_DEFAULT_CONFIG "/etc/undervolt.conf"
+#define UV_DEFAULT_IMPORT "/etc/intel-undervolt.conf"
+
+/* Where the driver's files are; "/sys" unless --sysfs-root says otherwise. */
+struct uv_sysfs {
+	char root[PATH_MAX];
+	char drv[PATH_MAX];	/* ROOT/devices/system/cpu/intel_undervolt */
+	char params[PATH_MAX];	/* ROOT/module/intel_undervolt/parameters */
+};
+
+/* The command line, parsed once by main(). */
+struct uv_opts {
+	bool json;
+	bool dry_run;
+	bool has_package;
+	unsigned int package;
+	bool has_trial;
+	unsigned int trial_seconds;
+	double interval;	/* seconds */
+	long count;		/* 0: until interrupted */
+	int argc;		/* operands after the verb */
+	char **argv;
+};
+
+struct uv_package_list {
+	size_t n;
+	unsigned int id[CONFIG_MAX_PACKAGES];
+};
+
+/* Messages: "undervoltctl: ..." on stderr. */
+void uv_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* sysfs.c */
+int uv_path(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int sysfs_init(struct uv_sysfs *s, const char *root);
+int sysfs_require_driver(const struct uv_sysfs *s);
+int sysfs_read_long(const char *path, long *v);
+int sysfs_read_word(const char *path, char *buf, size_t size);
+int sysfs_write_long(const char *path, long v);
+int sysfs_plane_path(const struct uv_sysfs *s, unsigned int pkg,
+		     enum plane plane, const char *suffix, char *buf,
+		     size_t size);
+int sysfs_pkg_path(const struct uv_sysfs *s, unsigned int pkg,
+		   const char *name, char *buf, size_t size);
+int sysfs_drv_path(const struct uv_sysfs *s, const char *name, char *buf,
+		   size_t size);
+int sysfs_param_path(const struct uv_sysfs *s, const char *name, char *buf,
+		     size_t size);
+int sysfs_packages(const struct uv_sysfs *s, struct uv_package_list *list);
+bool sysfs_has_plane(const struct uv_sysfs *s, unsigned int pkg,
+		     enum plane plane);
+int sysfs_bounds(const struct uv_sysfs *s, long *min, long *max);
+int sysfs_block_reason(const struct uv_sysfs *s, unsigned int pkg, char *buf,
+		       size_t size);
+const char *sysfs_block_advice(const char *reason);
+
+/* The verbs; each returns an exit code. */
+int cmd_status(const struct uv_sysfs *s, const struct uv_opts *o);
+int cmd_set(const struct uv_sysfs *s, const struct uv_opts *o);
+int cmd_reset(const struct uv_sysfs *s, const struct uv_opts *o);
+int cmd_apply(const struct uv_sysfs *s, const struct uv_opts *o);
+int cmd_confirm(const struct uv_sysfs *s, const struct uv_opts *o);
+int cmd_import(const struct uv_opts *o);
+int cmd_monitor(const struct uv_sysfs *s, const struct uv_opts *o);
+
+/* import.c: the number of planes carried over, or -1 without memory. */
+int import_convert(const char *buf, size_t len, const char *file, FILE *out,
+		   FILE *diag);
+
+/* Read a whole small file into a NUL-terminated buffer the caller frees. */
+int uv_slurp(const char *path, size_t max, char **buf, size_t *len);
+
+#endif
