@@ -27,17 +27,12 @@ fi
 
 say "intel_undervolt on the emulated firmware"
 run ls "$dir" "$dir/package_00"
-if command -v undervoltctl >/dev/null; then
-	run undervoltctl status
-	run undervoltctl set core=-80 gpu=-40
-	run undervoltctl status
-	run undervoltctl monitor --interval 1 --count 2
-	run undervoltctl reset
-	run undervoltctl status
-else
-	run cat "$dir/package_00/core_offset_mv"
-	run sh -c "echo -80 > $dir/package_00/core_offset_mv"
-	run cat "$dir/package_00/core_offset_mv" "$dir/package_00/cache_offset_mv"
-fi
+run undervoltctl status
+run undervoltctl set core=-50 cache=-50 gpu=-30
+run cat "$dir/package_00/core_offset_mv" "$dir/package_00/cache_offset_mv"
+run undervoltctl status
+run undervoltctl monitor --interval 1 --count 3
+run undervoltctl reset
+run undervoltctl status --json
 say "What the driver logged"
 dmesg | grep intel_undervolt | tail -n 8
