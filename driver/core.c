@@ -11,12 +11,16 @@
 #include <linux/capability.h>
 #include <linux/kmod.h>
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/panic.h>
 #include <linux/sched.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/suspend.h>
+#include <linux/syscore_ops.h>
 #include <linux/topology.h>
 #include <kunit/visibility.h>
 #include <asm/cpu_device_id.h>
@@ -357,6 +361,231 @@ int uv_write_offset(struct uv_package *p, enum uv_plane plane, int mv)
 }
 EXPORT_SYMBOL_IF_KUNIT(uv_write_offset);
 
+/**
+ * DOC: Firmware forgets, the driver remembers
+ *
+ * The firmware drops voltage offsets across S3 and when all CPUs of a
+ * package go offline. The driver keeps, per package and plane, the last
+ * offset a write set and the firmware verified, and writes it back:
+ *
+ * - on resume from suspend and hibernation, before user space thaws: in
+ *   a syscore resume callback for the package of the CPU that resumes
+ *   (interrupts off, the other CPUs still offline), and from a PM
+ *   notifier (PM_POST_SUSPEND, PM_POST_HIBERNATION, PM_POST_RESTORE) for
+ *   every package, which covers suspend to idle, where syscore does not
+ *   run;
+ * - when the first CPU of a package comes back online, from a work item
+ *   the CPU hotplug callback queues. Each package has a control CPU; when
+ *   it goes offline, another online CPU of the package takes over.
+ *
+ * A plane is written only when the firmware reports another offset than
+ * the remembered one. Each package restore that wrote something adds one
+ * to /sys/kernel/debug/intel_undervolt/restores and logs one line. On
+ * unload, the driver writes back the offsets the firmware had when the
+ * driver bound, on every package.
+ */
+
+/**
+ * uv_restore_package() - write offsets back where the firmware differs
+ * @p: package, its lock held
+ * @mv: offset of each plane to write back
+ * @why: what caused the restore, for the log line
+ *
+ * Reads every plane and rewrites, with read-back, those whose offset is
+ * not @mv. Logs one line when it wrote any plane.
+ *
+ * Return: the number of planes written, or a negative errno when a plane
+ * could not be read or written (the others are still restored).
+ */
+int uv_restore_package(struct uv_package *p, const int *mv, const char *why)
+{
+	unsigned long planes = p->planes;
+	char text[160];
+	int len = 0, n = 0, err = 0, ret, old;
+	unsigned int plane;
+	u32 data;
+
+	text[0] = '\0';
+	for_each_set_bit(plane, &planes, UV_NR_PLANES) {
+		ret = uv_mbox_cmd(p->uv, p->id, UV_CMD_READ_PLANE, plane, 0, &data);
+		if (!ret && uv_data_get_offset(data) == mv[plane])
+			continue;
+		if (!ret)
+			ret = uv_write_plane(p, plane, mv[plane], &old);
+		if (ret) {
+			err = ret;
+			continue;
+		}
+		len += scnprintf(text + len, sizeof(text) - len, " %s %d->%d mV",
+				 uv_plane_names[plane], old, mv[plane]);
+		n++;
+	}
+	if (n)
+		pr_info("package %02u: %s: restored%s\n", p->id, why, text);
+	if (err)
+		pr_warn("package %02u: %s: could not restore every offset (%d)\n",
+			p->id, why, err);
+	return err ? err : n;
+}
+EXPORT_SYMBOL_IF_KUNIT(uv_restore_package);
+
+/* The caller holds the package lock. */
+static void uv_resume_package(struct uv_package *p, const char *why)
+{
+	if (uv_restore_package(p, p->offset_mv, why) > 0)
+		atomic_inc(&p->uv->restores);
+}
+
+static void uv_restore_work(struct work_struct *work)
+{
+	struct uv_package *p = container_of(work, struct uv_package,
+					    restore_work);
+
+	mutex_lock(&p->lock);
+	if (READ_ONCE(p->cpu) >= 0)
+		uv_resume_package(p, "package online");
+	mutex_unlock(&p->lock);
+}
+
+static struct uv_package *uv_cpu_package(struct uv_dev *uv, unsigned int cpu)
+{
+	unsigned int pkg = topology_logical_package_id(cpu);
+
+	return pkg < uv->nr_pkgs ? uv->pkgs[pkg] : NULL;
+}
+
+static int uv_cpu_online(unsigned int cpu)
+{
+	struct uv_package *p = uv_cpu_package(&uv_dev, cpu);
+
+	/* The first CPU of the package: the firmware may have forgotten. */
+	if (p && READ_ONCE(p->cpu) < 0) {
+		WRITE_ONCE(p->cpu, cpu);
+		schedule_work(&p->restore_work);
+	}
+	return 0;
+}
+
+static int uv_cpu_offline(unsigned int cpu)
+{
+	struct uv_package *p = uv_cpu_package(&uv_dev, cpu);
+	unsigned int next;
+
+	if (!p || READ_ONCE(p->cpu) != cpu)
+		return 0;
+	next = cpumask_any_but(topology_core_cpumask(cpu), cpu);
+	WRITE_ONCE(p->cpu, next < nr_cpu_ids ? (int)next : -1);
+	return 0;
+}
+
+/* One CPU, interrupts off: nobody else can hold the lock, trylock does not sleep. */
+static void uv_syscore_resume(void *data)
+{
+	struct uv_package *p = uv_cpu_package(data, smp_processor_id());
+
+	if (!p || !mutex_trylock(&p->lock))
+		return;
+	uv_resume_package(p, "resume");
+	mutex_unlock(&p->lock);
+}
+
+static const struct syscore_ops uv_syscore_ops = {
+	.resume = uv_syscore_resume,
+};
+
+static struct syscore uv_syscore = {
+	.ops = &uv_syscore_ops,
+	.data = &uv_dev,
+};
+
+static int uv_pm_notify(struct notifier_block *nb, unsigned long action,
+			void *unused)
+{
+	struct uv_dev *uv = &uv_dev;
+	unsigned int i;
+
+	switch (action) {
+	case PM_POST_SUSPEND:
+	case PM_POST_HIBERNATION:
+	case PM_POST_RESTORE:
+		for (i = 0; i < uv->nr_pkgs; i++) {
+			struct uv_package *p = uv->pkgs[i];
+
+			if (!p || READ_ONCE(p->cpu) < 0)
+				continue;
+			mutex_lock(&p->lock);
+			uv_resume_package(p, "resume");
+			mutex_unlock(&p->lock);
+		}
+		break;
+	default:
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block uv_pm_nb = {
+	.notifier_call = uv_pm_notify,
+};
+
+static int uv_lifecycle_init(struct uv_dev *uv)
+{
+	int ret;
+
+	uv->debugfs = debugfs_create_dir("intel_undervolt", NULL);
+	debugfs_create_atomic_t("restores", 0444, uv->debugfs, &uv->restores);
+
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "platform/intel_undervolt:online",
+				uv_cpu_online, uv_cpu_offline);
+	if (ret < 0)
+		goto remove_debugfs;
+	uv->hp_state = ret;
+	ret = register_pm_notifier(&uv_pm_nb);
+	if (ret)
+		goto remove_hp;
+	register_syscore(&uv_syscore);
+	return 0;
+
+remove_hp:
+	cpuhp_remove_state(uv->hp_state);
+	uv->hp_state = 0;
+remove_debugfs:
+	debugfs_remove_recursive(uv->debugfs);
+	uv->debugfs = NULL;
+	return ret;
+}
+
+static void uv_lifecycle_exit(struct uv_dev *uv)
+{
+	unsigned int i;
+
+	unregister_syscore(&uv_syscore);
+	unregister_pm_notifier(&uv_pm_nb);
+	cpuhp_remove_state_nocalls(uv->hp_state);
+	uv->hp_state = 0;
+	for (i = 0; i < uv->nr_pkgs; i++)
+		if (uv->pkgs[i])
+			cancel_work_sync(&uv->pkgs[i]->restore_work);
+	debugfs_remove_recursive(uv->debugfs);
+	uv->debugfs = NULL;
+}
+
+/* Unload: every package gets the offsets it had when the driver bound. */
+static void uv_restore_boot_offsets(struct uv_dev *uv)
+{
+	unsigned int i;
+
+	for (i = 0; i < uv->nr_pkgs; i++) {
+		struct uv_package *p = uv->pkgs[i];
+
+		if (!p)
+			continue;
+		mutex_lock(&p->lock);
+		uv_restore_package(p, p->boot_mv, "unload");
+		mutex_unlock(&p->lock);
+	}
+}
+
 static int uv_probe_package(struct uv_dev *uv, unsigned int id)
 {
 	struct uv_package *p;
@@ -369,7 +598,9 @@ static int uv_probe_package(struct uv_dev *uv, unsigned int id)
 		return -ENOMEM;
 	p->uv = uv;
 	p->id = id;
+	p->cpu = -1;
 	mutex_init(&p->lock);
+	INIT_WORK(&p->restore_work, uv_restore_work);
 
 	mutex_lock(&p->lock);
 	ret = uv_mbox_cmd(uv, id, UV_CMD_GET_CAPS, 0, 0, &data);
@@ -441,6 +672,7 @@ static void uv_put_ops(void)
 
 static void uv_cleanup(struct uv_dev *uv)
 {
+	uv_restore_boot_offsets(uv);
 	uv_sysfs_exit(uv);
 	kfree(uv->pkgs);
 	uv->pkgs = NULL;
@@ -506,6 +738,9 @@ static int __init uv_init(void)
 	bitmap_free(present);
 	if (ret)
 		goto cleanup;
+	ret = uv_lifecycle_init(uv);
+	if (ret)
+		goto cleanup;
 
 	pr_info("voltage offset control ready%s, core and cache %s\n",
 		emulate ? " on the emulated firmware" : "",
@@ -526,6 +761,7 @@ module_init(uv_init);
 
 static void __exit uv_exit(void)
 {
+	uv_lifecycle_exit(&uv_dev);
 	uv_cleanup(&uv_dev);
 }
 module_exit(uv_exit);

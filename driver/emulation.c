@@ -6,12 +6,16 @@
  */
 
 #include <linux/bitfield.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/suspend.h>
+#include <linux/topology.h>
 #include <linux/uaccess.h>
 #include <asm/msr.h>
 
@@ -37,6 +41,12 @@
  *   command only; "busy", the busy bit never clears (until "none" is
  *   written); "drop", writes are acknowledged with success but ignored.
  * - oc_lock, sgx: 0 or 1.
+ * - forget: 1 (the default) or 0. With 1, the firmware forgets, as real
+ *   firmware does: every plane goes back to its data word at load time
+ *   when the system prepares to suspend or hibernate (PM notifier
+ *   PM_SUSPEND_PREPARE, PM_HIBERNATION_PREPARE, so suspend to idle and
+ *   every pm_test level see it) and when the last online CPU of a
+ *   package goes offline.
  */
 
 #define UV_EMU_LOG_LEN		4096
@@ -59,6 +69,10 @@ static u32 uv_emu_planes[UV_NR_PLANES] = {
 	[UV_PLANE_UNCORE] = 0x00043312,
 	[UV_PLANE_ANALOGIO] = 0x00040001,
 };
+
+static u32 uv_emu_boot_planes[UV_NR_PLANES];
+static u64 uv_emu_forget = 1;
+static int uv_emu_hp_state;
 
 static enum uv_emu_fault uv_emu_fault;
 static u8 uv_emu_fault_code;
@@ -308,10 +322,53 @@ static const struct file_operations uv_emu_fault_fops = {
 	.llseek = default_llseek,
 };
 
+/* The firmware forgets: every plane back to its word at load time. */
+static void uv_emu_reset_planes(const char *why)
+{
+	if (!READ_ONCE(uv_emu_forget))
+		return;
+	spin_lock_irq(&uv_emu_lock);
+	memcpy(uv_emu_planes, uv_emu_boot_planes, sizeof(uv_emu_planes));
+	spin_unlock_irq(&uv_emu_lock);
+	pr_info("intel_undervolt_emu: %s: planes reset to their boot words\n", why);
+}
+
+static int uv_emu_pm_notify(struct notifier_block *nb, unsigned long action,
+			    void *unused)
+{
+	if (action == PM_SUSPEND_PREPARE || action == PM_HIBERNATION_PREPARE)
+		uv_emu_reset_planes("suspend");
+	return NOTIFY_OK;
+}
+
+static struct notifier_block uv_emu_pm_nb = {
+	.notifier_call = uv_emu_pm_notify,
+};
+
+static int uv_emu_cpu_offline(unsigned int cpu)
+{
+	if (cpumask_any_but(topology_core_cpumask(cpu), cpu) >= nr_cpu_ids)
+		uv_emu_reset_planes("package offline");
+	return 0;
+}
+
 static int __init uv_emu_init(void)
 {
 	char name[8];
-	int i;
+	int i, ret;
+
+	memcpy(uv_emu_boot_planes, uv_emu_planes, sizeof(uv_emu_planes));
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+					"platform/intel_undervolt_emu:online",
+					NULL, uv_emu_cpu_offline);
+	if (ret < 0)
+		return ret;
+	uv_emu_hp_state = ret;
+	ret = register_pm_notifier(&uv_emu_pm_nb);
+	if (ret) {
+		cpuhp_remove_state_nocalls(uv_emu_hp_state);
+		return ret;
+	}
 
 	uv_emu_dir = debugfs_create_dir("intel_undervolt_emu", NULL);
 	debugfs_create_file("log", 0644, uv_emu_dir, NULL, &uv_emu_log_fops);
@@ -325,6 +382,8 @@ static int __init uv_emu_init(void)
 				   &uv_emu_flag_fops);
 	debugfs_create_file_unsafe("sgx", 0644, uv_emu_dir, &uv_emu_sgx,
 				   &uv_emu_flag_fops);
+	debugfs_create_file_unsafe("forget", 0644, uv_emu_dir, &uv_emu_forget,
+				   &uv_emu_flag_fops);
 	pr_info("intel_undervolt_emu: emulated OC mailbox firmware loaded, for testing only\n");
 	return 0;
 }
@@ -333,6 +392,8 @@ module_init(uv_emu_init);
 static void __exit uv_emu_exit(void)
 {
 	debugfs_remove_recursive(uv_emu_dir);
+	unregister_pm_notifier(&uv_emu_pm_nb);
+	cpuhp_remove_state_nocalls(uv_emu_hp_state);
 }
 module_exit(uv_emu_exit);
 

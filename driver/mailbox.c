@@ -10,6 +10,7 @@
 #include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/errno.h>
+#include <linux/irqflags.h>
 #include <linux/math.h>
 #include <linux/smp.h>
 #include <linux/topology.h>
@@ -187,6 +188,17 @@ static int uv_package_cpu(unsigned int pkg)
 static int uv_call_on_package(unsigned int pkg, smp_call_func_t func, void *info)
 {
 	int cpu, ret;
+
+	/*
+	 * Syscore resume: one CPU runs, interrupts off. Only its own package
+	 * can be reached; the others are restored when their CPUs come back.
+	 */
+	if (irqs_disabled()) {
+		if (topology_logical_package_id(smp_processor_id()) != pkg)
+			return -ENODEV;
+		func(info);
+		return 0;
+	}
 
 	cpus_read_lock();
 	cpu = uv_package_cpu(pkg);

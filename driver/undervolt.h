@@ -8,10 +8,12 @@
 #ifndef _INTEL_UNDERVOLT_H
 #define _INTEL_UNDERVOLT_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 /* Voltage planes ("domains") as the OC mailbox numbers them. */
 enum uv_plane {
@@ -109,6 +111,10 @@ struct uv_model {
  * @root: /sys/devices/system/cpu/intel_undervolt
  * @nr_pkgs: number of entries in @pkgs
  * @pkgs: per package state, NULL for a package without online CPU
+ * @restores: how many times a package's offsets were written back after
+ *	the firmware lost them (debugfs "restores")
+ * @debugfs: /sys/kernel/debug/intel_undervolt
+ * @hp_state: dynamic CPU hotplug state
  */
 struct uv_dev {
 	const struct uv_mbox_ops *ops;
@@ -118,6 +124,9 @@ struct uv_dev {
 	struct kobject *root;
 	unsigned int nr_pkgs;
 	struct uv_package **pkgs;
+	atomic_t restores;
+	struct dentry *debugfs;
+	int hp_state;
 };
 
 /**
@@ -129,7 +138,11 @@ struct uv_dev {
  * @planes: bitmap of the planes the firmware answered for
  * @oc_locked: the firmware answered a write with "OC locked"
  * @boot_mv: offset of each plane when the driver bound
- * @offset_mv: last offset written and verified (or @boot_mv)
+ * @offset_mv: last offset written and verified (or @boot_mv): what the
+ *	driver writes back when the firmware forgot it
+ * @cpu: control CPU, an online CPU of the package, or -1 while all its
+ *	CPUs are offline
+ * @restore_work: writes @offset_mv back when the package comes online
  */
 struct uv_package {
 	struct kobject kobj;
@@ -140,6 +153,8 @@ struct uv_package {
 	bool oc_locked;
 	int boot_mv[UV_NR_PLANES];
 	int offset_mv[UV_NR_PLANES];
+	int cpu;
+	struct work_struct restore_work;
 };
 
 /* Why writes are refused; the order is the order of the checks. */
@@ -171,6 +186,7 @@ enum uv_block_reason uv_block_reason(struct uv_package *p);
 const char *uv_block_reason_name(enum uv_block_reason reason);
 int uv_read_offset(struct uv_package *p, enum uv_plane plane, int *mv);
 int uv_write_offset(struct uv_package *p, enum uv_plane plane, int mv);
+int uv_restore_package(struct uv_package *p, const int *mv, const char *why);
 
 /* sysfs.c */
 int uv_parse_mv(const char *buf, int *mv);
