@@ -305,8 +305,8 @@ static void uv_log_change(struct uv_package *p, enum uv_plane plane,
  * fails, the first plane is put back.
  *
  * Return: 0; -ERANGE out of bounds; -EPERM refused by policy or locked
- * firmware; -EIO when the read-back differs; another errno from the
- * mailbox.
+ * firmware; -ENODEV while every CPU of the package is offline; -EIO
+ * when the read-back differs; another errno from the mailbox.
  */
 int uv_write_offset(struct uv_package *p, enum uv_plane plane, int mv)
 {
@@ -318,6 +318,8 @@ int uv_write_offset(struct uv_package *p, enum uv_plane plane, int mv)
 		return -ERANGE;
 	if (!capable(CAP_SYS_RAWIO))
 		return -EPERM;
+	if (READ_ONCE(p->cpu) < 0)
+		return -ENODEV;
 	reason = uv_block_reason(p);
 	if (reason != UV_BLOCK_NONE) {
 		uv_log_refusal(p, plane, reason);

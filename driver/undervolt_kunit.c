@@ -465,6 +465,50 @@ static void uv_test_parse(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, mv, c->mv);
 }
 
+/* The firmware forgot: only the planes that differ are written back. */
+static void uv_test_restore(struct kunit *test)
+{
+	struct uv_fake_fw *fw;
+	struct uv_package *p = uv_test_package(test, &uv_model_uncoupled, &fw);
+	u32 boot_gpu = fw->planes[UV_PLANE_GPU];
+
+	KUNIT_ASSERT_EQ(test, uv_write_offset(p, UV_PLANE_GPU, -40), 0);
+	KUNIT_ASSERT_EQ(test, uv_write_offset(p, UV_PLANE_UNCORE, -30), 0);
+	KUNIT_EXPECT_EQ(test, uv_restore_package(p, p->offset_mv, "test"), 0);
+
+	fw->planes[UV_PLANE_GPU] = boot_gpu;
+	fw->ncmds = 0;
+	KUNIT_EXPECT_EQ(test, uv_restore_package(p, p->offset_mv, "test"), 1);
+	KUNIT_EXPECT_EQ(test, uv_data_get_offset(fw->planes[UV_PLANE_GPU]), -40);
+	KUNIT_EXPECT_EQ(test, fw->planes[UV_PLANE_GPU] & ~UV_DATA_OFFSET,
+			boot_gpu & ~UV_DATA_OFFSET);
+	KUNIT_EXPECT_EQ(test, uv_data_get_offset(fw->planes[UV_PLANE_UNCORE]), -30);
+	/* 5 reads, then read-modify-write-verify of gpu: 2 more reads, 1 write */
+	KUNIT_EXPECT_EQ(test, fw->ncmds, 8);
+
+	/* Unload: back to the boot offsets. */
+	KUNIT_EXPECT_EQ(test, uv_restore_package(p, p->boot_mv, "test"), 2);
+	KUNIT_EXPECT_EQ(test, uv_data_get_offset(fw->planes[UV_PLANE_GPU]), 0);
+	KUNIT_EXPECT_EQ(test, uv_data_get_offset(fw->planes[UV_PLANE_UNCORE]), 0);
+
+	/* A write the firmware rejects is reported; the others still run. */
+	p->offset_mv[UV_PLANE_CORE] = -10;
+	p->offset_mv[UV_PLANE_GPU] = -20;
+	fw->write_code = UV_CC_MAX_VOLTAGE;
+	KUNIT_EXPECT_EQ(test, uv_restore_package(p, p->offset_mv, "test"), -ERANGE);
+}
+
+/* While every CPU of the package is offline, writes fail with -ENODEV. */
+static void uv_test_offline(struct kunit *test)
+{
+	struct uv_fake_fw *fw;
+	struct uv_package *p = uv_test_package(test, &uv_model_uncoupled, &fw);
+
+	p->cpu = -1;
+	KUNIT_EXPECT_EQ(test, uv_write_offset(p, UV_PLANE_GPU, -40), -ENODEV);
+	KUNIT_EXPECT_EQ(test, fw->ncmds, 0);
+}
+
 static struct kunit_case uv_mailbox_cases[] = {
 	KUNIT_CASE_PARAM(uv_test_cmd_word, uv_word_gen_params),
 	KUNIT_CASE(uv_test_offset_field),
@@ -489,6 +533,8 @@ static struct kunit_case uv_core_cases[] = {
 	KUNIT_CASE(uv_test_coupled),
 	KUNIT_CASE(uv_test_uncoupled),
 	KUNIT_CASE(uv_test_range),
+	KUNIT_CASE(uv_test_restore),
+	KUNIT_CASE(uv_test_offline),
 	KUNIT_CASE_PARAM(uv_test_parse, uv_parse_gen_params),
 	{}
 };
