@@ -19,6 +19,7 @@
 #include <linux/sched.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/suspend.h>
 #include <linux/syscore_ops.h>
 #include <linux/topology.h>
@@ -35,7 +36,8 @@
  *
  * A write that would change a voltage offset is refused with -EPERM,
  * before any mailbox command, when the writer lacks CAP_SYS_RAWIO (as for
- * /dev/cpu/N/msr), when the kernel is locked down for integrity
+ * /dev/cpu/N/msr), when the recovery switch intel_undervolt.apply is 0,
+ * when the kernel is locked down for integrity
  * (LOCKDOWN_UNDERVOLT), when SGX is enabled (Plundervolt,
  * CVE-2019-11157: an undervolted CPU faults inside enclaves on demand),
  * or when the firmware locked overclocking (MSR 0x194 bit 20, or a write
@@ -72,6 +74,16 @@ static const struct kernel_param_ops max_undervolt_ops = {
 module_param_cb(max_undervolt_mv, &max_undervolt_ops, &max_undervolt_mv, 0644);
 MODULE_PARM_DESC(max_undervolt_mv,
 		 "Largest undervolt accepted, in mV, 0..1000 (default 250)");
+
+static bool apply = true;
+module_param(apply, bool, 0644);
+MODULE_PARM_DESC(apply,
+		 "0: recovery, bind read-only, apply no boot offsets and refuse every write until root sets it to 1 (default 1)");
+
+static char *offsets;
+module_param(offsets, charp, 0444);
+MODULE_PARM_DESC(offsets,
+		 "Offsets applied at probe on every package, e.g. core:-80,cache:-80,gpu:-40");
 
 static bool allow_overvolt;
 module_param(allow_overvolt, bool, 0644);
@@ -178,6 +190,8 @@ static bool uv_oc_locked(struct uv_package *p)
  */
 enum uv_block_reason uv_block_reason(struct uv_package *p)
 {
+	if (!READ_ONCE(apply))
+		return UV_BLOCK_RECOVERY;
 	if (security_locked_down(LOCKDOWN_UNDERVOLT))
 		return UV_BLOCK_LOCKDOWN;
 	if (uv_sgx_enabled(p))
@@ -192,12 +206,13 @@ EXPORT_SYMBOL_IF_KUNIT(uv_block_reason);
  * uv_block_reason_name() - the name of a reason, as sysfs shows it
  * @reason: reason
  *
- * Return: "none", "lockdown", "sgx" or "oc_lock".
+ * Return: "none", "recovery", "lockdown", "sgx" or "oc_lock".
  */
 const char *uv_block_reason_name(enum uv_block_reason reason)
 {
 	static const char * const names[] = {
 		[UV_BLOCK_NONE] = "none",
+		[UV_BLOCK_RECOVERY] = "recovery",
 		[UV_BLOCK_LOCKDOWN] = "lockdown",
 		[UV_BLOCK_SGX] = "sgx",
 		[UV_BLOCK_OC_LOCK] = "oc_lock",
@@ -212,6 +227,10 @@ static void uv_log_refusal(struct uv_package *p, enum uv_plane plane,
 	const char *name = uv_plane_names[plane];
 
 	switch (reason) {
+	case UV_BLOCK_RECOVERY:
+		pr_info_ratelimited("package %02u: %s offset write refused (recovery): intel_undervolt.apply=0; write 1 to /sys/module/intel_undervolt/parameters/apply to change voltage offsets\n",
+				    p->id, name);
+		break;
 	case UV_BLOCK_LOCKDOWN:
 		pr_info_ratelimited("package %02u: %s offset write refused (lockdown): boot without kernel lockdown to change voltage offsets\n",
 				    p->id, name);
@@ -434,6 +453,8 @@ EXPORT_SYMBOL_IF_KUNIT(uv_restore_package);
 /* The caller holds the package lock. */
 static void uv_resume_package(struct uv_package *p, const char *why)
 {
+	if (!READ_ONCE(apply))
+		return;
 	if (uv_restore_package(p, p->offset_mv, why) > 0)
 		atomic_inc(&p->uv->restores);
 }
@@ -586,6 +607,100 @@ static void uv_restore_boot_offsets(struct uv_dev *uv)
 		uv_restore_package(p, p->boot_mv, "unload");
 		mutex_unlock(&p->lock);
 	}
+}
+
+/**
+ * DOC: Boot-time offsets and the recovery switch
+ *
+ * The module parameter offsets (intel_undervolt.offsets= on the kernel
+ * command line) lists PLANE:MV entries separated by commas, for example
+ * "core:-80,cache:-80,gpu:-40". At probe, each entry is applied to every
+ * package through uv_write_offset(), the function behind a sysfs write,
+ * so the same bounds and policy apply. An entry that does not parse,
+ * names an unknown plane or is refused is logged and skipped; the driver
+ * binds and the other entries still apply.
+ *
+ * The recovery switch intel_undervolt.apply=0 makes the driver bind
+ * read-only: it applies no boot offsets, write_block_reason reads
+ * "recovery" and every write is refused with -EPERM and a log line that
+ * names the switch, until root writes 1 to
+ * /sys/module/intel_undervolt/parameters/apply. Restores after resume and
+ * hotplug are skipped while it is 0.
+ */
+
+/**
+ * uv_parse_offset_entry() - parse one PLANE:MV entry of the offsets parameter
+ * @entry: the entry, NUL-terminated
+ * @plane: the plane
+ * @mv: the offset in millivolts
+ *
+ * Return: 0, or -EINVAL when it is not a plane name, a colon and a
+ * decimal integer; -ERANGE when the number overflows.
+ */
+int uv_parse_offset_entry(char *entry, enum uv_plane *plane, int *mv)
+{
+	char *colon = strchr(entry, ':');
+	int i;
+
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	i = match_string(uv_plane_names, UV_NR_PLANES, entry);
+	*colon = ':';
+	if (i < 0)
+		return -EINVAL;
+	*plane = i;
+	/* kstrtoint() would accept a trailing newline; an entry has none. */
+	if (strchr(colon + 1, '\n'))
+		return -EINVAL;
+	return uv_parse_mv(colon + 1, mv);
+}
+EXPORT_SYMBOL_IF_KUNIT(uv_parse_offset_entry);
+
+static void uv_apply_boot_offsets(struct uv_dev *uv)
+{
+	char *buf, *cur, *entry;
+	enum uv_plane plane;
+	unsigned int i;
+	int mv, ret;
+
+	if (!offsets || !*offsets)
+		return;
+	if (!READ_ONCE(apply)) {
+		pr_info("intel_undervolt.apply=0 (recovery): not applying offsets=%s\n",
+			offsets);
+		return;
+	}
+	buf = kstrdup(offsets, GFP_KERNEL);
+	if (!buf)
+		return;
+	cur = buf;
+	while ((entry = strsep(&cur, ",")) != NULL) {
+		if (!*entry)
+			continue;
+		ret = uv_parse_offset_entry(entry, &plane, &mv);
+		if (ret) {
+			pr_warn("offsets: skipping \"%s\": not PLANE:MV with PLANE one of core, gpu, cache, uncore, analogio (%d)\n",
+				entry, ret);
+			continue;
+		}
+		for (i = 0; i < uv->nr_pkgs; i++) {
+			struct uv_package *p = uv->pkgs[i];
+
+			if (!p)
+				continue;
+			if (!(p->planes & BIT(plane))) {
+				pr_warn("offsets: package %02u: skipping \"%s\": the firmware has no %s plane\n",
+					p->id, entry, uv_plane_names[plane]);
+				continue;
+			}
+			ret = uv_write_offset(p, plane, mv);
+			if (ret)
+				pr_warn("offsets: package %02u: skipping \"%s\": refused (%d)\n",
+					p->id, entry, ret);
+		}
+	}
+	kfree(buf);
 }
 
 static int uv_probe_package(struct uv_dev *uv, unsigned int id)
@@ -743,6 +858,7 @@ static int __init uv_init(void)
 	ret = uv_lifecycle_init(uv);
 	if (ret)
 		goto cleanup;
+	uv_apply_boot_offsets(uv);
 
 	pr_info("voltage offset control ready%s, core and cache %s\n",
 		emulate ? " on the emulated firmware" : "",

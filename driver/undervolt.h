@@ -160,6 +160,7 @@ struct uv_package {
 /* Why writes are refused; the order is the order of the checks. */
 enum uv_block_reason {
 	UV_BLOCK_NONE,
+	UV_BLOCK_RECOVERY,
 	UV_BLOCK_LOCKDOWN,
 	UV_BLOCK_SGX,
 	UV_BLOCK_OC_LOCK,
@@ -187,6 +188,7 @@ const char *uv_block_reason_name(enum uv_block_reason reason);
 int uv_read_offset(struct uv_package *p, enum uv_plane plane, int *mv);
 int uv_write_offset(struct uv_package *p, enum uv_plane plane, int mv);
 int uv_restore_package(struct uv_package *p, const int *mv, const char *why);
+int uv_parse_offset_entry(char *entry, enum uv_plane *plane, int *mv);
 
 /* sysfs.c */
 int uv_parse_mv(const char *buf, int *mv);

@@ -10,6 +10,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
+#include <linux/string.h>
 #include <asm/msr.h>
 
 #include "undervolt.h"
@@ -509,6 +510,45 @@ static void uv_test_offline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fw->ncmds, 0);
 }
 
+/* PLANE:MV entries of the offsets module parameter. */
+static void uv_test_offset_entry(struct kunit *test)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		enum uv_plane plane;
+		int mv;
+	} cases[] = {
+		{ "core:-80", 0, UV_PLANE_CORE, -80 },
+		{ "analogio:5", 0, UV_PLANE_ANALOGIO, 5 },
+		{ "gpu:+0", 0, UV_PLANE_GPU, 0 },
+		{ "gpu:-99999999999", -ERANGE },
+		{ "gpu", -EINVAL },
+		{ "gpu:", -EINVAL },
+		{ ":-80", -EINVAL },
+		{ "Core:-80", -EINVAL },
+		{ "core :-80", -EINVAL },
+		{ "core:-80mV", -EINVAL },
+		{ "core:-80\n", -EINVAL },
+		{ "core:0x10", -EINVAL },
+		{ "vccin:-80", -EINVAL },
+	};
+	enum uv_plane plane;
+	char buf[32];
+	int i, mv;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		strscpy(buf, cases[i].in, sizeof(buf));
+		KUNIT_EXPECT_EQ_MSG(test, uv_parse_offset_entry(buf, &plane, &mv),
+				    cases[i].ret, "entry \"%s\"", cases[i].in);
+		KUNIT_EXPECT_STREQ(test, buf, cases[i].in);
+		if (cases[i].ret)
+			continue;
+		KUNIT_EXPECT_EQ(test, plane, cases[i].plane);
+		KUNIT_EXPECT_EQ(test, mv, cases[i].mv);
+	}
+}
+
 static struct kunit_case uv_mailbox_cases[] = {
 	KUNIT_CASE_PARAM(uv_test_cmd_word, uv_word_gen_params),
 	KUNIT_CASE(uv_test_offset_field),
@@ -535,6 +575,7 @@ static struct kunit_case uv_core_cases[] = {
 	KUNIT_CASE(uv_test_range),
 	KUNIT_CASE(uv_test_restore),
 	KUNIT_CASE(uv_test_offline),
+	KUNIT_CASE(uv_test_offset_entry),
 	KUNIT_CASE_PARAM(uv_test_parse, uv_parse_gen_params),
 	{}
 };
