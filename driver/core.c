@@ -85,6 +85,11 @@ module_param(offsets, charp, 0444);
 MODULE_PARM_DESC(offsets,
 		 "Offsets applied at probe on every package, e.g. core:-80,cache:-80,gpu:-40");
 
+static unsigned int trial_seconds;
+module_param(trial_seconds, uint, 0644);
+MODULE_PARM_DESC(trial_seconds,
+		 "Trial mode: a change reverts unless confirmed within this many seconds; 0 = off (default)");
+
 static bool allow_overvolt;
 module_param(allow_overvolt, bool, 0644);
 MODULE_PARM_DESC(allow_overvolt, "Accept positive offsets up to +999 mV (default N)");
@@ -313,6 +318,114 @@ static void uv_log_change(struct uv_package *p, enum uv_plane plane,
 }
 
 /**
+ * DOC: Trial mode
+ *
+ * With the module parameter trial_seconds other than 0, a change is
+ * provisional. Each successful offset write (from sysfs or from the
+ * offsets parameter) starts the countdown again: unless 1 is written to
+ * /sys/devices/system/cpu/intel_undervolt/confirm within trial_seconds of
+ * the last change, a work item writes back, on every package, the offsets
+ * of the last confirmation (at first, those the firmware had when the
+ * driver bound) and logs it. trial_remaining_s reads the seconds left, 0
+ * when nothing is provisional. While trial_seconds is 0, every change is
+ * confirmed at once; setting it to 0 does not cancel a running trial.
+ */
+
+/* After a successful change of @p; no package lock held. */
+static void uv_trial_changed(struct uv_package *p)
+{
+	struct uv_dev *uv = p->uv;
+	unsigned int secs = READ_ONCE(trial_seconds);
+
+	mutex_lock(&uv->trial_lock);
+	if (secs) {
+		uv->trial_pending = true;
+		uv->trial_deadline = jiffies + secs * HZ;
+		mod_delayed_work(system_wq, &uv->trial_work, secs * HZ);
+	} else if (!uv->trial_pending) {
+		mutex_lock(&p->lock);
+		memcpy(p->confirmed_mv, p->offset_mv, sizeof(p->confirmed_mv));
+		mutex_unlock(&p->lock);
+	}
+	mutex_unlock(&uv->trial_lock);
+}
+
+static void uv_trial_expired(struct work_struct *work)
+{
+	struct uv_dev *uv = container_of(to_delayed_work(work), struct uv_dev,
+					 trial_work);
+	unsigned int i;
+
+	mutex_lock(&uv->trial_lock);
+	if (!uv->trial_pending)
+		goto out;
+	uv->trial_pending = false;
+	pr_warn("trial: no confirmation within trial_seconds, reverting to the last confirmed offsets\n");
+	for (i = 0; i < uv->nr_pkgs; i++) {
+		struct uv_package *p = uv->pkgs[i];
+
+		if (!p)
+			continue;
+		mutex_lock(&p->lock);
+		uv_restore_package(p, p->confirmed_mv, "trial expired");
+		mutex_unlock(&p->lock);
+	}
+out:
+	mutex_unlock(&uv->trial_lock);
+}
+
+/**
+ * uv_trial_confirm() - keep the provisional offsets
+ *
+ * Makes the current offsets of every package the confirmed ones and stops
+ * the countdown. Does nothing when nothing is provisional.
+ */
+void uv_trial_confirm(void)
+{
+	struct uv_dev *uv = &uv_dev;
+	unsigned int i;
+
+	mutex_lock(&uv->trial_lock);
+	if (uv->trial_pending) {
+		cancel_delayed_work(&uv->trial_work);
+		uv->trial_pending = false;
+		for (i = 0; i < uv->nr_pkgs; i++) {
+			struct uv_package *p = uv->pkgs[i];
+
+			if (!p)
+				continue;
+			mutex_lock(&p->lock);
+			memcpy(p->confirmed_mv, p->offset_mv,
+			       sizeof(p->confirmed_mv));
+			mutex_unlock(&p->lock);
+		}
+		pr_info("trial: offsets confirmed by %s[%d]\n", current->comm,
+			task_pid_nr(current));
+	}
+	mutex_unlock(&uv->trial_lock);
+}
+
+/**
+ * uv_trial_remaining_s() - time left before provisional offsets revert
+ *
+ * Return: seconds, rounded up; 0 when nothing is provisional.
+ */
+unsigned int uv_trial_remaining_s(void)
+{
+	struct uv_dev *uv = &uv_dev;
+	unsigned int secs = 0;
+	long left;
+
+	mutex_lock(&uv->trial_lock);
+	if (uv->trial_pending) {
+		left = (long)(uv->trial_deadline - jiffies);
+		secs = left > 0 ? DIV_ROUND_UP(left, HZ) : 0;
+	}
+	mutex_unlock(&uv->trial_lock);
+	return secs;
+}
+
+/**
  * uv_write_offset() - set the offset of a plane
  * @p: package
  * @plane: plane
@@ -378,6 +491,7 @@ int uv_write_offset(struct uv_package *p, enum uv_plane plane, int mv)
 		return ret;
 	for (i = 0; i < n; i++)
 		uv_log_change(p, targets[i], old_mv[i], mv);
+	uv_trial_changed(p);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(uv_write_offset);
@@ -582,6 +696,7 @@ static void uv_lifecycle_exit(struct uv_dev *uv)
 {
 	unsigned int i;
 
+	cancel_delayed_work_sync(&uv->trial_work);
 	unregister_syscore(&uv_syscore);
 	unregister_pm_notifier(&uv_pm_nb);
 	cpuhp_remove_state_nocalls(uv->hp_state);
@@ -736,6 +851,7 @@ static int uv_probe_package(struct uv_dev *uv, unsigned int id)
 		p->planes |= BIT(plane);
 		p->boot_mv[plane] = uv_data_get_offset(data);
 		p->offset_mv[plane] = p->boot_mv[plane];
+		p->confirmed_mv[plane] = p->boot_mv[plane];
 	}
 	mutex_unlock(&p->lock);
 
@@ -821,6 +937,8 @@ static int __init uv_init(void)
 	uv->cpu_has_sgx = emulate || (boot_cpu_data.cpuid_level >= 7 &&
 				      (cpuid_ebx(7) & BIT(2)));
 
+	mutex_init(&uv->trial_lock);
+	INIT_DELAYED_WORK(&uv->trial_work, uv_trial_expired);
 	ret = uv_get_ops(uv);
 	if (ret)
 		return ret;

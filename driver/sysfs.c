@@ -188,9 +188,37 @@ static ssize_t max_offset_mv_show(struct kobject *kobj,
 
 static struct kobj_attribute uv_attr_max_offset_mv = __ATTR_RO(max_offset_mv);
 
+static ssize_t confirm_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
+{
+	unsigned int val;
+	int ret;
+
+	ret = kstrtouint(buf, 10, &val);
+	if (ret)
+		return ret;
+	if (val != 1)
+		return -EINVAL;
+	uv_trial_confirm();
+	return count;
+}
+
+static struct kobj_attribute uv_attr_confirm = __ATTR_WO(confirm);
+
+static ssize_t trial_remaining_s_show(struct kobject *kobj,
+				      struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", uv_trial_remaining_s());
+}
+
+static struct kobj_attribute uv_attr_trial_remaining_s =
+	__ATTR_RO(trial_remaining_s);
+
 static struct attribute *uv_root_attrs[] = {
 	&uv_attr_min_offset_mv.attr,
 	&uv_attr_max_offset_mv.attr,
+	&uv_attr_confirm.attr,
+	&uv_attr_trial_remaining_s.attr,
 	NULL
 };
 

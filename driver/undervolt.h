@@ -115,6 +115,10 @@ struct uv_model {
  *	the firmware lost them (debugfs "restores")
  * @debugfs: /sys/kernel/debug/intel_undervolt
  * @hp_state: dynamic CPU hotplug state
+ * @trial_lock: serialises trial state; taken before a package lock
+ * @trial_pending: a change waits for confirmation
+ * @trial_deadline: when it reverts, in jiffies
+ * @trial_work: reverts every package to its confirmed offsets
  */
 struct uv_dev {
 	const struct uv_mbox_ops *ops;
@@ -127,6 +131,10 @@ struct uv_dev {
 	atomic_t restores;
 	struct dentry *debugfs;
 	int hp_state;
+	struct mutex trial_lock;	/* serialises the trial state */
+	bool trial_pending;
+	unsigned long trial_deadline;
+	struct delayed_work trial_work;
 };
 
 /**
@@ -140,6 +148,8 @@ struct uv_dev {
  * @boot_mv: offset of each plane when the driver bound
  * @offset_mv: last offset written and verified (or @boot_mv): what the
  *	driver writes back when the firmware forgot it
+ * @confirmed_mv: offsets a trial reverts to: the last confirmed ones, or
+ *	@offset_mv while trial mode is off
  * @cpu: control CPU, an online CPU of the package, or -1 while all its
  *	CPUs are offline
  * @restore_work: writes @offset_mv back when the package comes online
@@ -153,6 +163,7 @@ struct uv_package {
 	bool oc_locked;
 	int boot_mv[UV_NR_PLANES];
 	int offset_mv[UV_NR_PLANES];
+	int confirmed_mv[UV_NR_PLANES];
 	int cpu;
 	struct work_struct restore_work;
 };
@@ -189,6 +200,8 @@ int uv_read_offset(struct uv_package *p, enum uv_plane plane, int *mv);
 int uv_write_offset(struct uv_package *p, enum uv_plane plane, int mv);
 int uv_restore_package(struct uv_package *p, const int *mv, const char *why);
 int uv_parse_offset_entry(char *entry, enum uv_plane *plane, int *mv);
+void uv_trial_confirm(void);
+unsigned int uv_trial_remaining_s(void);
 
 /* sysfs.c */
 int uv_parse_mv(const char *buf, int *mv);

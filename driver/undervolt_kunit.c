@@ -292,6 +292,7 @@ static struct uv_package *uv_test_package(struct kunit *test,
 	uv->ops = &uv_fake_ops;
 	uv->ctx = fw;
 	uv->model = model;
+	mutex_init(&uv->trial_lock);
 	p->uv = uv;
 	p->planes = model->planes;
 	mutex_init(&p->lock);

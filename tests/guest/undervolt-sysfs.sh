@@ -29,7 +29,7 @@ for plane in core gpu cache uncore analogio; do
 	check_eq "$plane: the boot offset is 0" 0 "$(cat $PKG/${plane}_boot_offset_mv)"
 	check_eq "$plane: the offset is 0" 0 "$(cat $PKG/${plane}_offset_mv)"
 done
-check_eq "the module parameters are there" "allow_overvolt emulate max_undervolt_mv" \
+check_eq "the module parameters are there" "allow_overvolt apply emulate max_undervolt_mv offsets trial_seconds" \
 	"$(ls $PARAMS | tr '\n' ' ' | sed 's/ $//')"
 check_eq "emulate is read-only" 444 "$(stat -c %a $PARAMS/emulate)"
 
