@@ -338,6 +338,9 @@ static void uv_trial_changed(struct uv_package *p)
 	unsigned int secs = READ_ONCE(trial_seconds);
 
 	mutex_lock(&uv->trial_lock);
+	/* Unloading: the boot offsets are written back next. */
+	if (uv->trial_closed)
+		goto out;
 	if (secs) {
 		uv->trial_pending = true;
 		uv->trial_deadline = jiffies + secs * HZ;
@@ -347,6 +350,7 @@ static void uv_trial_changed(struct uv_package *p)
 		memcpy(p->confirmed_mv, p->offset_mv, sizeof(p->confirmed_mv));
 		mutex_unlock(&p->lock);
 	}
+out:
 	mutex_unlock(&uv->trial_lock);
 }
 
@@ -357,7 +361,9 @@ static void uv_trial_expired(struct work_struct *work)
 	unsigned int i;
 
 	mutex_lock(&uv->trial_lock);
-	if (!uv->trial_pending)
+	/* A change re-armed the countdown while this instance waited. */
+	if (!uv->trial_pending || uv->trial_closed ||
+	    time_before(jiffies, uv->trial_deadline))
 		goto out;
 	uv->trial_pending = false;
 	pr_warn("trial: no confirmation within trial_seconds, reverting to the last confirmed offsets\n");
@@ -665,6 +671,15 @@ static struct notifier_block uv_pm_nb = {
 	.notifier_call = uv_pm_notify,
 };
 
+static void uv_cancel_restores(struct uv_dev *uv)
+{
+	unsigned int i;
+
+	for (i = 0; i < uv->nr_pkgs; i++)
+		if (uv->pkgs[i])
+			cancel_work_sync(&uv->pkgs[i]->restore_work);
+}
+
 static int uv_lifecycle_init(struct uv_dev *uv)
 {
 	int ret;
@@ -684,8 +699,9 @@ static int uv_lifecycle_init(struct uv_dev *uv)
 	return 0;
 
 remove_hp:
-	cpuhp_remove_state(uv->hp_state);
+	cpuhp_remove_state_nocalls(uv->hp_state);
 	uv->hp_state = 0;
+	uv_cancel_restores(uv);
 remove_debugfs:
 	debugfs_remove_recursive(uv->debugfs);
 	uv->debugfs = NULL;
@@ -694,16 +710,18 @@ remove_debugfs:
 
 static void uv_lifecycle_exit(struct uv_dev *uv)
 {
-	unsigned int i;
-
+	if (!uv->hp_state)
+		return;
+	mutex_lock(&uv->trial_lock);
+	uv->trial_closed = true;
+	uv->trial_pending = false;
+	mutex_unlock(&uv->trial_lock);
 	cancel_delayed_work_sync(&uv->trial_work);
 	unregister_syscore(&uv_syscore);
 	unregister_pm_notifier(&uv_pm_nb);
 	cpuhp_remove_state_nocalls(uv->hp_state);
 	uv->hp_state = 0;
-	for (i = 0; i < uv->nr_pkgs; i++)
-		if (uv->pkgs[i])
-			cancel_work_sync(&uv->pkgs[i]->restore_work);
+	uv_cancel_restores(uv);
 	debugfs_remove_recursive(uv->debugfs);
 	uv->debugfs = NULL;
 }
@@ -903,8 +921,14 @@ static void uv_put_ops(void)
 		symbol_put(intel_undervolt_emu_msrs);
 }
 
+/*
+ * Probe failure and unload: no sysfs access, then no lifecycle event,
+ * then the boot offsets back, then free.
+ */
 static void uv_cleanup(struct uv_dev *uv)
 {
+	uv_sysfs_remove(uv);
+	uv_lifecycle_exit(uv);
 	uv_restore_boot_offsets(uv);
 	uv_sysfs_exit(uv);
 	kfree(uv->pkgs);
@@ -997,7 +1021,6 @@ module_init(uv_init);
 
 static void __exit uv_exit(void)
 {
-	uv_lifecycle_exit(&uv_dev);
 	uv_cleanup(&uv_dev);
 }
 module_exit(uv_exit);

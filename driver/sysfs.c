@@ -271,6 +271,23 @@ int uv_sysfs_add_package(struct uv_dev *uv, struct uv_package *p)
 }
 
 /**
+ * uv_sysfs_remove() - remove every sysfs file, keep the packages
+ * @uv: driver instance
+ *
+ * Waits for the reads and writes in progress; none starts afterwards.
+ */
+void uv_sysfs_remove(struct uv_dev *uv)
+{
+	unsigned int i;
+
+	for (i = 0; i < uv->nr_pkgs; i++)
+		if (uv->pkgs[i] && uv->pkgs[i]->kobj.state_in_sysfs)
+			kobject_del(&uv->pkgs[i]->kobj);
+	if (uv->root)
+		sysfs_remove_group(uv->root, &uv_root_group);
+}
+
+/**
  * uv_sysfs_exit() - remove the sysfs directories and free the packages
  * @uv: driver instance
  */
@@ -278,13 +295,12 @@ void uv_sysfs_exit(struct uv_dev *uv)
 {
 	unsigned int i;
 
+	uv_sysfs_remove(uv);
 	for (i = 0; i < uv->nr_pkgs; i++) {
 		if (uv->pkgs[i])
 			kobject_put(&uv->pkgs[i]->kobj);
 		uv->pkgs[i] = NULL;
 	}
-	if (uv->root)
-		sysfs_remove_group(uv->root, &uv_root_group);
 	kobject_put(uv->root);
 	uv->root = NULL;
 }

@@ -114,9 +114,10 @@ struct uv_model {
  * @restores: how many times a package's offsets were written back after
  *	the firmware lost them (debugfs "restores")
  * @debugfs: /sys/kernel/debug/intel_undervolt
- * @hp_state: dynamic CPU hotplug state
+ * @hp_state: dynamic CPU hotplug state, 0 before uv_lifecycle_init()
  * @trial_lock: serialises trial state; taken before a package lock
  * @trial_pending: a change waits for confirmation
+ * @trial_closed: unloading, no new countdown
  * @trial_deadline: when it reverts, in jiffies
  * @trial_work: reverts every package to its confirmed offsets
  */
@@ -133,6 +134,7 @@ struct uv_dev {
 	int hp_state;
 	struct mutex trial_lock;	/* serialises the trial state */
 	bool trial_pending;
+	bool trial_closed;
 	unsigned long trial_deadline;
 	struct delayed_work trial_work;
 };
@@ -207,6 +209,7 @@ unsigned int uv_trial_remaining_s(void);
 int uv_parse_mv(const char *buf, int *mv);
 int uv_sysfs_init(struct uv_dev *uv);
 int uv_sysfs_add_package(struct uv_dev *uv, struct uv_package *p);
+void uv_sysfs_remove(struct uv_dev *uv);
 void uv_sysfs_exit(struct uv_dev *uv);
 
 /* emulation.c, module intel_undervolt_emu */
