@@ -453,6 +453,32 @@ static int parse_assignment(const char *arg, enum plane *plane, long *mv)
 	return 0;
 }
 
+/* What set and reset begin with: the driver, the packages, an empty plan. */
+static int plan_start(const struct uv_sysfs *s, const struct uv_opts *o,
+		      struct uv_package_list *pkgs, struct plan **out)
+{
+	struct plan *p;
+	int code;
+
+	code = sysfs_require_driver(s);
+	if (!code)
+		code = target_packages(s, o, pkgs);
+	if (code)
+		return code;
+	p = malloc(sizeof(*p));
+	if (!p) {
+		uv_warn("out of memory");
+		return UV_EXIT_FAIL;
+	}
+	code = plan_init(s, p, NULL);
+	if (code) {
+		free(p);
+		return code;
+	}
+	*out = p;
+	return 0;
+}
+
 int cmd_set(const struct uv_sysfs *s, const struct uv_opts *o)
 {
 	struct uv_package_list pkgs;
@@ -479,17 +505,9 @@ int cmd_set(const struct uv_sysfs *s, const struct uv_opts *o)
 		given[plane] = true;
 		mv[plane] = v;
 	}
-	code = sysfs_require_driver(s);
-	if (!code)
-		code = target_packages(s, o, &pkgs);
+	code = plan_start(s, o, &pkgs, &p);
 	if (code)
 		return code;
-	p = malloc(sizeof(*p));
-	if (!p) {
-		uv_warn("out of memory");
-		return UV_EXIT_FAIL;
-	}
-	code = plan_init(s, p, NULL);
 	for (plane = 0; plane < PLANE_COUNT && !code; plane++)
 		if (given[plane])
 			code = plan_add_packages(s, o, p, &pkgs, plane,
@@ -510,17 +528,9 @@ int cmd_reset(const struct uv_sysfs *s, const struct uv_opts *o)
 	long boot;
 	int code, r;
 
-	code = sysfs_require_driver(s);
-	if (!code)
-		code = target_packages(s, o, &pkgs);
+	code = plan_start(s, o, &pkgs, &p);
 	if (code)
 		return code;
-	p = malloc(sizeof(*p));
-	if (!p) {
-		uv_warn("out of memory");
-		return UV_EXIT_FAIL;
-	}
-	code = plan_init(s, p, NULL);
 	for (i = 0; i < pkgs.n && !code; i++) {
 		for (plane = 0; plane < PLANE_COUNT && !code; plane++) {
 			if (!sysfs_has_plane(s, pkgs.id[i], plane))
