@@ -41,6 +41,14 @@ static void read_value(const char *path, struct value *v)
 	v->err = sysfs_read_long(path, &v->v);
 }
 
+static void read_flag(const char *path, struct value *v)
+{
+	bool flag = false;
+
+	v->err = sysfs_read_bool(path, &flag);
+	v->v = flag;
+}
+
 static int snapshot(const struct uv_sysfs *s, const struct uv_opts *o,
 		    struct status *st)
 {
@@ -57,16 +65,18 @@ static int snapshot(const struct uv_sysfs *s, const struct uv_opts *o,
 			"dmesg", s->drv, strerror(-r));
 		return UV_EXIT_FAIL;
 	}
-#define READ(fn, name, val) do {					\
+#define READ(fn, name, val, reader) do {				\
 		(val)->err = fn(s, name, path, sizeof(path));		\
 		if (!(val)->err)					\
-			read_value(path, val);				\
+			reader(path, val);				\
 	} while (0)
-	READ(sysfs_drv_path, "min_offset_mv", &st->min);
-	READ(sysfs_drv_path, "max_offset_mv", &st->max);
-	READ(sysfs_drv_path, "trial_remaining_s", &st->trial_remaining);
-	READ(sysfs_param_path, "trial_seconds", &st->trial_seconds);
-	READ(sysfs_param_path, "apply", &st->apply);
+	READ(sysfs_drv_path, "min_offset_mv", &st->min, read_value);
+	READ(sysfs_drv_path, "max_offset_mv", &st->max, read_value);
+	READ(sysfs_drv_path, "trial_remaining_s", &st->trial_remaining,
+	     read_value);
+	READ(sysfs_param_path, "trial_seconds", &st->trial_seconds,
+	     read_value);
+	READ(sysfs_param_path, "apply", &st->apply, read_flag);
 #undef READ
 	for (i = 0; i < pkgs.n; i++) {
 		struct pkg_status *p = &st->pkg[st->n];

@@ -106,6 +106,24 @@ int sysfs_read_word(const char *path, char *buf, size_t size)
 	return len ? 0 : -EINVAL;
 }
 
+/* A bool module parameter: the kernel prints Y or N (1 and 0 accepted). */
+int sysfs_read_bool(const char *path, bool *v)
+{
+	char buf[8];
+	int r;
+
+	r = sysfs_read_word(path, buf, sizeof(buf));
+	if (r)
+		return r;
+	if (strcmp(buf, "Y") == 0 || strcmp(buf, "1") == 0)
+		*v = true;
+	else if (strcmp(buf, "N") == 0 || strcmp(buf, "0") == 0)
+		*v = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 #ifdef UNDERVOLTCTL_TEST_HOOKS
 /*
  * Test builds only (the host tests' undervoltctl-asan and -test binaries):

@@ -68,6 +68,7 @@ int sysfs_init(struct uv_sysfs *s, const char *root);
 int sysfs_require_driver(const struct uv_sysfs *s);
 int sysfs_read_long(const char *path, long *v);
 int sysfs_read_word(const char *path, char *buf, size_t size);
+int sysfs_read_bool(const char *path, bool *v);
 int sysfs_write_long(const char *path, long v);
 int sysfs_plane_path(const struct uv_sysfs *s, unsigned int pkg,
 		     enum plane plane, const char *suffix, char *buf,

@@ -109,7 +109,7 @@ make_tree() {
 	echo 0 > "$drv/trial_remaining_s"
 	: > "$drv/confirm"
 	echo 0 > "$params/trial_seconds"
-	echo 1 > "$params/apply"
+	echo Y > "$params/apply"
 
 	mkdir -p "$root/class/powercap/intel-rapl:0" \
 		"$root/class/powercap/intel-rapl:0:0" "$root/class/hwmon/hwmon3"
@@ -288,6 +288,13 @@ uvc set --package 0 core=-50
 expect "a refusal of package 1 does not stop package 0" 0
 uvc reset
 expect "reset is refused by policy too" 4 "" 'package 1: writes refused \(recovery\)'
+echo N > "$params/apply"
+uvc status --json
+check_eq "JSON: the recovery switch (apply reads N) is on" True "$(json 'd["recovery_switch"]')"
+echo garbage > "$params/apply"
+uvc status --json
+check_eq "JSON: an unreadable recovery switch is null" None "$(json 'd["recovery_switch"]')"
+echo Y > "$params/apply"
 echo none > "$drv/package_01/write_block_reason"
 
 # --- reset -----------------------------------------------------------------------
