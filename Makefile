@@ -5,7 +5,7 @@
 GUEST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE
 OUT := build
 GUEST_PROGRAMS := $(OUT)/guest/msrtool $(OUT)/guest/writefile \
-		  $(OUT)/guest/undervoltctl $(OUT)/guest/undervoltctl-test
+		  $(OUT)/guest/undervoltctl
 UVCTL_SRCS := $(wildcard tools/undervoltctl/*.[ch])
 
 .PHONY: all setup kernel guest-programs demo check check-dkms dkms-source \
@@ -25,15 +25,10 @@ $(OUT)/guest/%: tests/guest-bin/%.c
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $<
 
-# Static, since the guests have no libc; the -test build has the test-only
-# failure hook (see tools/undervoltctl/Makefile).
+# Static, since the guests have no libc.
 $(OUT)/guest/undervoltctl: $(UVCTL_SRCS)
 	@mkdir -p $(@D)
 	$(MAKE) -C tools/undervoltctl static O=$(abspath $@)
-
-$(OUT)/guest/undervoltctl-test: $(UVCTL_SRCS)
-	@mkdir -p $(@D)
-	$(MAKE) -C tools/undervoltctl static HOOKS=1 O=$(abspath $@)
 
 demo: setup
 	scripts/demo

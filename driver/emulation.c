@@ -38,8 +38,11 @@
  * - plane0 ... plane4: the current data word of each plane, "0x%08x";
  *   writable.
  * - fault: "none"; a completion code in decimal, returned by the next
- *   command only; "busy", the busy bit never clears (until "none" is
- *   written); "drop", writes are acknowledged with success but ignored.
+ *   command only; "CODE write PLANE", completion code CODE returned by the
+ *   next write to plane PLANE only (reads and other planes pass, so a
+ *   failure can be aimed at the middle of a multi-plane change); "busy",
+ *   the busy bit never clears (until "none" is written); "drop", writes
+ *   are acknowledged with success but ignored.
  * - oc_lock, sgx: 0 or 1.
  * - forget: 1 (the default) or 0. With 1, the firmware forgets, as real
  *   firmware does: every plane goes back to its data word at load time
@@ -55,6 +58,7 @@
 enum uv_emu_fault {
 	UV_EMU_FAULT_NONE,
 	UV_EMU_FAULT_CODE,
+	UV_EMU_FAULT_WRITE_CODE,
 	UV_EMU_FAULT_BUSY,
 	UV_EMU_FAULT_DROP,
 };
@@ -76,6 +80,7 @@ static int uv_emu_hp_state;
 
 static enum uv_emu_fault uv_emu_fault;
 static u8 uv_emu_fault_code;
+static unsigned int uv_emu_fault_plane;
 static u64 uv_emu_oc_lock;
 static u64 uv_emu_sgx;
 static u64 uv_emu_log[UV_EMU_LOG_LEN];
@@ -98,7 +103,10 @@ static u64 uv_emu_command(u64 cmd)
 	u32 data = FIELD_GET(UV_MBOX_DATA, cmd);
 	u8 code = UV_CC_SUCCESS;
 
-	if (uv_emu_fault == UV_EMU_FAULT_CODE) {
+	if (uv_emu_fault == UV_EMU_FAULT_CODE ||
+	    (uv_emu_fault == UV_EMU_FAULT_WRITE_CODE &&
+	     FIELD_GET(UV_MBOX_CMD, cmd) == UV_CMD_WRITE_PLANE &&
+	     plane == uv_emu_fault_plane)) {
 		uv_emu_fault = UV_EMU_FAULT_NONE;
 		code = uv_emu_fault_code;
 		data = 0;
@@ -259,13 +267,17 @@ DEFINE_DEBUGFS_ATTRIBUTE(uv_emu_flag_fops, uv_emu_flag_get, uv_emu_flag_set,
 static ssize_t uv_emu_fault_read(struct file *file, char __user *buf,
 				 size_t count, loff_t *ppos)
 {
-	char text[16];
+	char text[24];
 	int len;
 
 	spin_lock_irq(&uv_emu_lock);
 	switch (uv_emu_fault) {
 	case UV_EMU_FAULT_CODE:
 		len = scnprintf(text, sizeof(text), "%u\n", uv_emu_fault_code);
+		break;
+	case UV_EMU_FAULT_WRITE_CODE:
+		len = scnprintf(text, sizeof(text), "%u write %u\n",
+				uv_emu_fault_code, uv_emu_fault_plane);
 		break;
 	case UV_EMU_FAULT_BUSY:
 		len = scnprintf(text, sizeof(text), "busy\n");
@@ -285,7 +297,8 @@ static ssize_t uv_emu_fault_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
 	enum uv_emu_fault fault;
-	char text[16];
+	unsigned int plane = 0;
+	char text[24];
 	u8 code = 0;
 	ssize_t len;
 
@@ -302,6 +315,9 @@ static ssize_t uv_emu_fault_write(struct file *file, const char __user *ubuf,
 		fault = UV_EMU_FAULT_DROP;
 	else if (!kstrtou8(text, 10, &code))
 		fault = UV_EMU_FAULT_CODE;
+	else if (sscanf(text, "%hhu write %u", &code, &plane) == 2 &&
+		 plane < UV_NR_PLANES)
+		fault = UV_EMU_FAULT_WRITE_CODE;
 	else
 		return -EINVAL;
 
@@ -311,6 +327,7 @@ static ssize_t uv_emu_fault_write(struct file *file, const char __user *ubuf,
 		uv_emu_mailbox &= ~UV_MBOX_BUSY;
 	uv_emu_fault = fault;
 	uv_emu_fault_code = code;
+	uv_emu_fault_plane = plane;
 	spin_unlock_irq(&uv_emu_lock);
 	return count;
 }

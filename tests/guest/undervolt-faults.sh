@@ -37,6 +37,25 @@ expect_code 31 EIO
 expect_code 255 EIO
 check_eq "after the codes write_block_reason is none" none "$(cat $PKG/write_block_reason)"
 check_eq "a bad fault name is refused" EINVAL "$(writefile $EMU/fault nonsense)"
+check_eq "a fault on a plane that does not exist is refused" EINVAL \
+	"$(writefile $EMU/fault '6 write 5')"
+
+# "CODE write PLANE": only the next write to that plane fails.
+writefile $EMU/fault '3 write 3' >/dev/null
+check_eq "fault reads 3 write 3" "3 write 3" "$(cat $EMU/fault)"
+check_eq "reads pass a write fault" 0 "$(cat $PKG/uncore_offset_mv)"
+check_eq "writes to other planes pass a write fault" OK "$(writefile $PKG/gpu_offset_mv -20)"
+check_eq "the fault is still armed" "3 write 3" "$(cat $EMU/fault)"
+check_eq "the write to the plane fails with ERANGE" ERANGE "$(writefile $PKG/uncore_offset_mv -40)"
+check_eq "the write fault lasts one write" none "$(cat $EMU/fault)"
+check_eq "uncore is unchanged" 0 "$(cat $PKG/uncore_offset_mv)"
+# Coupled planes: cache (plane 2) failing puts core (plane 0) back.
+writefile $EMU/fault '31 write 2' >/dev/null
+check_eq "a coupled write failing on cache fails with EIO" EIO "$(writefile $PKG/core_offset_mv -40)"
+check_eq "core was put back" 0 "$(cat $PKG/core_offset_mv)"
+check_eq "the firmware's core word was put back" 0x0004cd2c "$(cat $EMU/plane0)"
+check_eq "cache is unchanged" 0 "$(cat $PKG/cache_offset_mv)"
+writefile $PKG/gpu_offset_mv 0 >/dev/null
 
 # busy: the busy bit never clears.
 writefile $EMU/fault busy >/dev/null

@@ -4,15 +4,16 @@
 # a firmware failure in the middle of apply that must leave every plane as
 # it was, and each policy refusal's exit code and message.
 #
-# Needs in the guest's /usr/local/bin: undervoltctl (make -C
-# tools/undervoltctl static O=build/guest/undervoltctl) and undervoltctl-test
-# (the same with HOOKS=1), whose UNDERVOLTCTL_TEST_FAIL_WRITE hook fails one
-# chosen write so that the rollback runs against the real driver.
+# Needs undervoltctl (make -C tools/undervoltctl static
+# O=build/guest/undervoltctl) in the guest's /usr/local/bin. The failure in
+# the middle of apply comes from the emulated firmware ("CODE write PLANE"
+# in its fault file), so the rollback runs against the real driver.
 . /test/lib.sh
 
 DRV=/sys/devices/system/cpu/intel_undervolt
 PKG=$DRV/package_00
 EMU=/sys/kernel/debug/intel_undervolt_emu
+PARAMS=/sys/module/intel_undervolt/parameters
 
 # run CMD...: sets rc, out, err
 run() {
@@ -74,11 +75,24 @@ check_eq "... and applies nothing" "$before" "$(planes)"
 
 # a failure in the middle of apply: every plane stays as it was
 printf 'core = -80\ncache = -80\ngpu = -45\nuncore = -35\nanalogio = -25\n' > /tmp/mid.conf
-UNDERVOLTCTL_TEST_FAIL_WRITE=package_00/uncore_offset_mv=EIO run undervoltctl-test apply /tmp/mid.conf
-check_eq "a write failing after three planes were written fails apply" 1 "$rc"
+words() {
+	cat $EMU/plane0 $EMU/plane1 $EMU/plane2 $EMU/plane3 $EMU/plane4
+}
+words_before=$(words)
+writefile $EMU/log x >/dev/null
+# Completion code 31 (EIO) on the next write to plane 3, uncore.
+writefile $EMU/fault '31 write 3' >/dev/null
+run undervoltctl apply /tmp/mid.conf
+check_eq "the firmware failing after three planes were written fails apply" 1 "$rc"
+check_eq "... the fault was used" none "$(cat $EMU/fault)"
 check_grep "... naming file, line, plane, value and cause" \
 	'^undervoltctl: /tmp/mid.conf:4: package 0 uncore=-35: the firmware ignored.*nothing was changed$' "$err"
 check_eq "... and the driver holds every previous value" "$before" "$(planes)"
+check_eq "... and so does the firmware" "$words_before" "$(words)"
+# A write to plane 2 is logged as 0x80000211 and its data word: cache
+# (coupled to core) was written and then put back.
+wrote=$(grep -c '^0x80000211' $EMU/log)
+check "... the cache plane was written and put back ($wrote writes)" test "$wrote" -ge 2
 writefile $EMU/fault drop >/dev/null
 run undervoltctl set gpu=-15 uncore=-15
 writefile $EMU/fault none >/dev/null
@@ -97,13 +111,58 @@ check_eq "monitor exits 0" 0 "$rc"
 check_grep "monitor shows the offsets" '^  offset   package 0: core -40 gpu -30 cache -40 uncore -20 analogio -10 mV$' "$out"
 check_grep "monitor shows a missing source as missing" 'missing' "$out"
 
-# trial mode: supported or refused with a clear message
+# trial mode against the driver's trial_seconds, confirm, trial_remaining_s
+run undervoltctl status
+check_grep "status: trial off" '^trial:   off$' "$out"
 run undervoltctl confirm
-case $rc in
-0) pass "confirm exits 0" ;;
-1) check_grep "confirm without trial mode says so" 'trial mode is not supported' "$err" ;;
-*) fail "confirm exits 0 or 1 (got $rc)" ;;
-esac
+check_eq "confirm with nothing provisional exits 0" 0 "$rc"
+check_grep "... and says so" '^nothing is provisional; nothing to confirm$' "$out"
+run undervoltctl set --trial 3 gpu=-25
+check_eq "set --trial 3 gpu=-25 exits 0" 0 "$rc"
+check_grep "... and says the change is provisional" "^provisional for 3 s: run 'undervoltctl confirm'" "$out"
+check_eq "... trial_seconds is 3" 3 "$(cat $PARAMS/trial_seconds)"
+run undervoltctl status
+check_grep "status: trial on" '^trial:   on, 3 s before an unconfirmed change is reverted$' "$out"
+check_grep "status: provisional" "provisional for [1-3] s more; run 'undervoltctl confirm'" "$out"
+run undervoltctl status --json
+check_grep "status --json: trial" '"trial": {"supported": true, "seconds": 3, "remaining_s": [1-3]}' "$out"
+run undervoltctl confirm
+check_eq "confirm exits 0" 0 "$rc"
+check_grep "... and says the offsets stay" '^confirmed: the offsets stay$' "$out"
+check_eq "... nothing is provisional any more" 0 "$(cat $DRV/trial_remaining_s)"
+sleep 4
+check_eq "a confirmed trial change stays" -25 "$(cat $PKG/gpu_offset_mv)"
+kmsg_mark trial
+run undervoltctl set --trial 1 gpu=-35 uncore=-30
+check_eq "set --trial 1 gpu=-35 uncore=-30 exits 0" 0 "$rc"
+check_eq "... both planes changed" "-35 -30" "$(cat $PKG/gpu_offset_mv) $(cat $PKG/uncore_offset_mv)"
+sleep 3
+check_eq "without confirm gpu reverts to the confirmed -25" -25 "$(cat $PKG/gpu_offset_mv)"
+check_eq "... and uncore to the confirmed -20" -20 "$(cat $PKG/uncore_offset_mv)"
+check_grep "... the driver logged the revert" "trial: no confirmation within trial_seconds" "$(dmesg_since 'TEST-MARK trial')"
+run undervoltctl set --trial 0 gpu=-30
+check_eq "set --trial 0 exits 0 and turns trial mode off" "0 0" "$rc $(cat $PARAMS/trial_seconds)"
+writefile $EMU/fault '31 write 1' >/dev/null
+run undervoltctl set --trial 5 gpu=-40
+check_eq "a failed set --trial exits 1" 1 "$rc"
+check_eq "... and puts trial_seconds back" 0 "$(cat $PARAMS/trial_seconds)"
+check_eq "... and gpu back" -30 "$(cat $PKG/gpu_offset_mv)"
+
+# the recovery switch, set back at run time
+writefile $PARAMS/apply 0 >/dev/null
+before=$(planes)
+run undervoltctl set gpu=-50
+check_eq "recovery switch: exit 4" 4 "$rc"
+check_grep "... the message names the switch" \
+	'^undervoltctl: package 0: writes refused \(recovery\): the recovery switch intel_undervolt.apply=0 is set' "$err"
+check_eq "... nothing written" "$before" "$(planes)"
+run undervoltctl status
+check_grep "status says the package is not writable (recovery)" '^package 0: not writable \(recovery\)' "$out"
+run undervoltctl status --json
+check_grep "status --json: recovery_switch true" '"recovery_switch": true' "$out"
+writefile $PARAMS/apply 1 >/dev/null
+run undervoltctl set gpu=-50
+check_eq "with apply=1 again set works" "0 -50" "$rc $(cat $PKG/gpu_offset_mv)"
 
 # reset
 run undervoltctl reset
