@@ -419,6 +419,30 @@ expect "monitor prints coretemp temperatures" 0 '^  temp     Package id 0 45 C, 
 expect "monitor prints each CPU's frequency" 0 '^  MHz      cpu0 2400 cpu1 2500$'
 expect "monitor prints the offsets" 0 '^  offset   package 0: core 0 gpu 0 cache 0 uncore 0 analogio 0 mV$'
 check_eq "monitor --count 2 prints two samples" 2 "$(grep -c '^  power' "$tmp/out")"
+# The RAPL counter wraps between monitor's two reads: 1 000 000 uJ before
+# the wrap and 1 000 000 after, in about a second, is about 2 W, never
+# negative or huge. The first read is seen through the file's access time
+# (relatime updates an atime older than the mtime).
+energy="$root/class/powercap/intel-rapl:0/energy_uj"
+echo 262142328850 > "$energy"
+touch -a -d '1 hour ago' "$energy"
+atime=$(stat -c %X "$energy")
+(
+	for _ in $(seq 500); do
+		[ "$(stat -c %X "$energy")" != "$atime" ] && break
+		sleep 0.02
+	done
+	echo 1000000 > "$energy"
+) &
+writer=$!
+uvc monitor --interval 1 --count 1
+wait "$writer"
+watts=$(sed -n 's/^  power    package-0 \([0-9.]*\) W$/\1/p' "$tmp/out")
+if awk -v w="$watts" 'BEGIN { exit !(w != "" && w > 0 && w <= 2.1) }'; then
+	pass "a wrapped RAPL counter gives 0 < power <= 2.1 W ($watts W)"
+else
+	fail "a wrapped RAPL counter gives 0 < power <= 2.1 W (got '$watts': $out)"
+fi
 mkdir -p "$tmp/bare"
 "${wrapper[@]}" "$bin" --sysfs-root "$tmp/bare" monitor --interval 0.01 --count 1 >"$tmp/out" 2>"$tmp/err"
 rc=$?; out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
