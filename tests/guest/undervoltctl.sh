@@ -73,6 +73,31 @@ check_eq "apply of a file with an error exits 2" 2 "$rc"
 check_grep "... naming file and line" "^undervoltctl: /tmp/bad.conf:2: unknown plane 'cpu'" "$err"
 check_eq "... and applies nothing" "$before" "$(planes)"
 
+# import an intel-undervolt config, then apply it from the default path
+cat > /tmp/iu.conf <<'EOF'
+undervolt 0 'CPU' -55
+undervolt 1 'GPU' -35
+undervolt 2 'CPU Cache' -55
+undervolt 3 'System Agent' -15
+undervolt 4 'Analog I/O' 0
+power package 35/28 25
+EOF
+before=$(planes)
+run undervoltctl import /tmp/iu.conf
+check_eq "import exits 0" 0 "$rc"
+check_grep "import reports power with the kernel interface to use" 'powercap' "$err"
+check_eq "import changed nothing" "$before" "$(planes)"
+mkdir -p /etc
+printf '%s\n' "$out" > /etc/undervolt.conf
+run undervoltctl apply
+check_eq "apply of the imported config from /etc/undervolt.conf exits 0" 0 "$rc"
+check_eq "... and sets every plane" "core=-55 gpu=-35 cache=-55 uncore=-15 analogio=0 " "$(planes)"
+run undervoltctl apply /tmp/u.conf
+check_eq "apply /tmp/u.conf again" 0 "$rc"
+run undervoltctl set gpu=-30
+check_eq "... and gpu=-30" "0 core=-40 gpu=-30 cache=-40 uncore=-20 analogio=-10 " "$rc $(planes)"
+before=$(planes)
+
 # a failure in the middle of apply: every plane stays as it was
 printf 'core = -80\ncache = -80\ngpu = -45\nuncore = -35\nanalogio = -25\n' > /tmp/mid.conf
 words() {
