@@ -2,7 +2,8 @@
 # qemu-run: --append "intel_undervolt.emulate=1"
 # The emulated firmware forgets every offset when the system suspends; the
 # driver writes the remembered offsets back on resume: syscore for
-# pm_test=core, the PM notifier for suspend to idle (pm_test=platform).
+# pm_test=core and hibernation, the PM notifier for suspend to idle
+# (pm_test=platform).
 . /test/lib.sh
 
 UV=/sys/devices/system/cpu/intel_undervolt
@@ -81,6 +82,26 @@ check_eq "core -50" OK "$(writefile $PKG/core_offset_mv -50)"
 check "suspend again" suspend core deep
 check_eq "the latest core value is restored" -50 "$(cat $PKG/core_offset_mv)"
 check_eq "three restores counted" 3 "$(cat $RESTORES)"
+
+# Hibernation, pm_test=core: the image is made but not written (no swap
+# needed) and the system resumes at once, through syscore as after S3.
+if grep -qw disk /sys/power/state; then
+	check_eq "core -70" OK "$(writefile $PKG/core_offset_mv -70)"
+	kmsg_mark disk
+	echo core > /sys/power/pm_test
+	check "hibernate with pm_test=core" sh -c 'echo disk > /sys/power/state'
+	log=$(dmesg_since "TEST-MARK disk")
+	check_grep "hibernation: the firmware forgot" "intel_undervolt_emu: suspend: planes reset" "$log"
+	check_eq "hibernation: core is -70 again" -70 "$(cat $PKG/core_offset_mv)"
+	check_eq "hibernation: gpu is -40 again" -40 "$(cat $PKG/gpu_offset_mv)"
+	check_eq "hibernation: four restores counted" 4 "$(cat $RESTORES)"
+	restored=$(line_of "package 00: resume: restored")
+	thawed=$(line_of "Restarting tasks")
+	check "hibernation: restored before user space thaws ($restored < $thawed)" \
+		test "${restored:-999999}" -lt "${thawed:-0}"
+else
+	fail "hibernation is not offered in /sys/power/state ($(cat /sys/power/state))"
+fi
 echo none > /sys/power/pm_test
 
 check_nogrep "no warning or bug in the log" "WARNING|BUG|lockdep|circular" "$(dmesg)"
