@@ -32,3 +32,35 @@ lu_series() {
 lu_jobs() {
 	nproc 2>/dev/null || echo 2
 }
+
+# The cache's scratch worktree of $LU_SRC for `git am`, reset to the
+# pristine tree (created on first use); prints its path. Nothing is built
+# there: callers apply the series in it and check the resulting commits out
+# where they build, which then rewrites only the files that differ, so
+# kbuild rebuilds only what changed. Callers hold $LU_CACHE/am.lock.
+lu_am_tree() {
+	local tree=$LU_CACHE/am
+	if ! git -C "$tree" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		rm -rf "$tree"
+		git -C "$LU_SRC" worktree prune
+		git -C "$LU_SRC" worktree add -q --detach "$tree" pristine >&2
+	fi
+	git -C "$tree" am --abort >/dev/null 2>&1 || true
+	git -C "$tree" checkout -q -f --detach pristine
+	git -C "$tree" clean -q -fdx
+	echo "$tree"
+}
+
+# git am as the scripts run it: a fixed committer, CRs kept.
+lu_git_am() {
+	git -C "$1" -c user.name=linux-undervolt \
+		-c user.email=linux-undervolt@localhost am -q --keep-cr "$2"
+}
+
+# git format-patch of the series branch of $LU_SRC with the options of
+# kernel/patches/: scripts/export-series and scripts/make-series write the
+# same patches. Extra arguments go to format-patch (-o DIR, --cover-letter).
+lu_format_patch() {
+	git -C "$LU_SRC" format-patch -q --zero-commit --no-signature "$@" \
+		pristine..series
+}
