@@ -15,7 +15,7 @@
 #
 # Environment:
 #   DKMS_SOURCE_DIR  build this DKMS source tree instead of assembling one
-#                    from driver/ (e.g. a tree unpacked from a release)
+#                    from the series (e.g. a tree unpacked from a release)
 #   DKMS_GUEST_MAIN  the first guest script (default tests/dkms/stock.sh),
 #                    called with the kernel version as its argument
 #   DKMS_GUEST_TESTS space-separated guest scripts to run after
@@ -216,7 +216,7 @@ test_kernel() {
 		cp -a "$DKMS_SOURCE_DIR" "$build"
 	else
 		if ! build=$("$LU_ROOT/scripts/dkms-source" "$LU_CACHE/dkms/$kver/intel-undervolt-0.1" 2>"$log"); then
-			fail "[$flavour] the DKMS source tree assembles from driver/ and dkms/"
+			fail "[$flavour] the DKMS source tree assembles from the series and dkms/"
 			show_log "$log"
 			return
 		fi
