@@ -9,7 +9,7 @@ GUEST_PROGRAMS := $(OUT)/guest/msrtool $(OUT)/guest/writefile \
 UVCTL_SRCS := $(wildcard tools/undervoltctl/*.[ch])
 
 .PHONY: all setup kernel guest-programs demo check check-dkms dkms-source \
-	fuzz install clean
+	series fuzz install clean
 
 all: kernel guest-programs
 
@@ -42,6 +42,12 @@ check-dkms: setup
 
 dkms-source:
 	scripts/dkms-source
+
+# The series as it would be mailed: kernel/patches/ written again by git
+# format-patch, with a cover letter (kernel/cover-letter), in SERIES_OUT.
+SERIES_OUT ?= $(OUT)/series
+series: setup
+	scripts/make-series $(SERIES_OUT)
 
 fuzz: setup
 	$(MAKE) -C tools/undervoltctl fuzz
