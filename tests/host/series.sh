@@ -1,38 +1,261 @@
 #!/bin/bash
-# Series hygiene: every patch in kernel/patches/series applies in order to a
-# pristine 6.12 tree, and checkpatch.pl --strict is silent on each.
+# The exported series (kernel/patches/), checked as a reviewer would:
+#
+# - every patch applies in order to the pristine 6.12 tree with git am;
+# - checkpatch.pl --strict is silent on every patch. The one exception:
+#   patches before the one that adds the driver's MAINTAINERS entry add
+#   files, for which checkpatch asks "does MAINTAINERS need updating?"
+#   (FILE_PATH_CHANGES); that note alone is ignored there, and
+#   get_maintainer.pl must then find every file the series adds in the
+#   entry;
+# - scripts/kernel-doc -Wall -none is silent on the driver's .c and .h
+#   files after every patch that has them;
+# - the new documentation builds with sphinx and the tree's own kerneldoc
+#   and kernel_abi extensions without a warning (only the new .rst and
+#   ABI files, not `make htmldocs`), and get_abi.pl validate accepts the
+#   new ABI files;
+# - scripts/make-series (make series) writes the same patches as
+#   kernel/patches/, plus a cover letter;
+# - every patch builds on its own (bisectable): the test kernel
+#   (tinyconfig + kernel/config/test.config, which turns the driver, its
+#   emulation and its KUnit tests on as modules as soon as a patch adds
+#   them) after each patch, then the driver's directory with W=1, without
+#   a compiler warning.
+#
+# The builds run in a worktree and a build directory of their own,
+# $LU_CACHE/bisect/{src,build}. A patch whose build passed is recorded in
+# $LU_CACHE/bisect/ok/, keyed on a hash of the compiler, the config
+# fragment, the pristine tree and the patches up to and including it, so a
+# warm run builds only after the patches that changed and those after them.
+# SERIES_BUILD=0 skips the builds.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
-"$LU_ROOT/scripts/prepare-tree" >/dev/null || { echo "not ok - the tree is prepared"; exit 1; }
+DRIVER_DIR=drivers/platform/x86/intel/undervolt
+MAINTAINERS_SECTION="INTEL UNDERVOLT DRIVER"
 
+failed=0
+pass() { echo "ok - $*"; }
+fail() { echo "not ok - $*"; failed=1; }
+show() { sed 's/^/#   /' "$1"; }
+
+"$LU_ROOT/scripts/prepare-tree" >/dev/null || { fail "the tree is prepared"; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/series.XXXXXX")
-trap 'git -C "$LU_SRC" worktree remove --force "$work/tree" >/dev/null 2>&1; rm -rf "$work"' EXIT
-git -C "$LU_SRC" worktree add -q --detach "$work/tree" pristine
+trap 'rm -rf "$work"' EXIT
+mapfile -t patches < <(lu_series)
+# The tree's Python tools (spdxcheck.py, sphinx) need Debian's python3
+# with its packages, not another one first in PATH.
+export PATH=/usr/bin:$PATH
 
-applies=1
-while read -r patch; do
-	name=${patch##*/}
-	if git -C "$work/tree" -c user.name=t -c user.email=t@localhost \
-		am -q "$patch" >"$work/am.log" 2>&1; then
-		echo "ok - $name applies to the pristine tree"
+# kernel_doc TREE NAME: kernel-doc on the driver's sources after patch NAME.
+kernel_doc() {
+	local tree=$1 name=$2 files
+	files=$(cd "$tree" && ls "$DRIVER_DIR"/*.[ch] 2>/dev/null)
+	[ -n "$files" ] || return 0
+	# shellcheck disable=SC2086
+	(cd "$tree" && scripts/kernel-doc -Wall -none $files) > "$work/kd.log" 2>&1
+	if [ ! -s "$work/kd.log" ]; then
+		pass "$name: kernel-doc -Wall is silent on $DRIVER_DIR/*.[ch]"
 	else
-		echo "not ok - $name applies to the pristine tree"
-		sed 's/^/#   /' "$work/am.log"
-		applies=0
+		fail "$name: kernel-doc -Wall is silent on $DRIVER_DIR/*.[ch]"
+		show "$work/kd.log"
+	fi
+}
+
+# ---- git am, and kernel-doc after each patch
+exec 7>"$LU_CACHE/am.lock"
+flock 7
+am=$(lu_am_tree)
+commits=()
+applied=1
+for patch in "${patches[@]}"; do
+	name=${patch##*/}
+	if lu_git_am "$am" "$patch" > "$work/am.log" 2>&1; then
+		pass "$name applies to the pristine tree (git am)"
+		commits+=("$(git -C "$am" rev-parse HEAD)")
+		kernel_doc "$am" "$name"
+	else
+		fail "$name applies to the pristine tree (git am)"
+		show "$work/am.log"
+		git -C "$am" am --abort >/dev/null 2>&1
+		applied=0
 		break
 	fi
-done < <(lu_series)
+done
 
-while read -r patch; do
+# ---- checkpatch
+maint_patch=$(grep -lxF "+$MAINTAINERS_SECTION" "${patches[@]}" 2>/dev/null | head -n1)
+before_maint=1
+for patch in "${patches[@]}"; do
 	name=${patch##*/}
-	if (cd "$LU_SRC" && scripts/checkpatch.pl --strict --quiet --no-summary \
-		"$patch") >"$work/cp.log" 2>&1 && [ ! -s "$work/cp.log" ]; then
-		echo "ok - $name passes checkpatch --strict"
-	else
-		echo "not ok - $name passes checkpatch --strict"
-		sed 's/^/#   /' "$work/cp.log"
+	[ "$patch" = "$maint_patch" ] && before_maint=0
+	ignore=()
+	what="passes checkpatch --strict"
+	if [ $before_maint -eq 1 ] && [ -n "$maint_patch" ] &&
+		grep -qE '^(new|deleted) file mode' "$patch"; then
+		ignore=(--ignore FILE_PATH_CHANGES)
+		what+=" (its MAINTAINERS note left to ${maint_patch##*/})"
 	fi
-done < <(lu_series)
+	if (cd "$LU_SRC" && scripts/checkpatch.pl --strict --quiet --no-summary \
+		"${ignore[@]}" "$patch") > "$work/cp.log" 2>&1 && [ ! -s "$work/cp.log" ]; then
+		pass "$name $what"
+	else
+		fail "$name $what"
+		show "$work/cp.log"
+	fi
+done
+[ -n "$maint_patch" ] || fail "a patch adds the MAINTAINERS section $MAINTAINERS_SECTION"
 
-[ $applies -eq 1 ]
+if [ $applied -eq 1 ]; then
+	# ---- every file the series adds is in the MAINTAINERS entry
+	git -C "$am" diff --name-only --diff-filter=A pristine HEAD > "$work/added"
+	missing=()
+	while read -r f; do
+		# Into a file first: grep -q would end the pipe early.
+		(cd "$am" && scripts/get_maintainer.pl --no-git --no-git-fallback \
+			--sections -f "$f") > "$work/gm.log" 2>&1
+		grep -qxF "$MAINTAINERS_SECTION" "$work/gm.log" || missing+=("$f")
+	done < "$work/added"
+	if [ ${#missing[@]} -eq 0 ] && [ -s "$work/added" ]; then
+		pass "every file the series adds is in MAINTAINERS ($MAINTAINERS_SECTION, $(wc -l < "$work/added") files)"
+	else
+		fail "every file the series adds is in MAINTAINERS ($MAINTAINERS_SECTION): missing ${missing[*]}"
+	fi
+
+	# ---- the new documentation
+	mkdir -p "$work/docs" "$work/abi"
+	rst=()
+	while read -r f; do
+		case $f in
+		Documentation/ABI/*) cp "$am/$f" "$work/abi/" ;;
+		Documentation/*.rst) cp "$am/$f" "$work/docs/"; rst+=("${f##*/}") ;;
+		esac
+	done < "$work/added"
+	cat > "$work/docs/conf.py" <<-'EOF'
+	import os
+	import sys
+	srctree = os.path.abspath(os.environ["srctree"])
+	sys.path.insert(0, os.path.join(srctree, "Documentation", "sphinx"))
+	extensions = ["kerneldoc", "kernel_abi", "rstFlatTable"]
+	kerneldoc_bin = os.path.join(srctree, "scripts/kernel-doc")
+	kerneldoc_srctree = srctree
+	master_doc = "index"
+	project = "the series' new documentation"
+	EOF
+	{
+		printf 'New documentation\n=================\n\n.. toctree::\n\n'
+		for f in "${rst[@]}"; do echo "   ${f%.rst}"; done
+		echo "   series-abi"
+	} > "$work/docs/index.rst"
+	printf 'ABI\n===\n\n.. kernel-abi:: %s\n' "$work/abi" > "$work/docs/series-abi.rst"
+	docs="${rst[*]} $(cd "$work/abi" && ls)"
+	if ! command -v sphinx-build >/dev/null; then
+		fail "the new documentation builds with sphinx without a warning: sphinx-build missing (scripts/setup installs python3-sphinx)"
+	elif srctree=$am sphinx-build -q -W --keep-going -b dummy "$work/docs" \
+		"$work/docs/_build" > "$work/sphinx.log" 2>&1 && [ ! -s "$work/sphinx.log" ]; then
+		pass "the new documentation builds with sphinx without a warning ($docs)"
+	else
+		fail "the new documentation builds with sphinx without a warning ($docs)"
+		show "$work/sphinx.log"
+	fi
+	if (cd "$am" && perl scripts/get_abi.pl validate --dir "$work/abi") > "$work/abi.log" 2>&1 &&
+		[ ! -s "$work/abi.log" ]; then
+		pass "get_abi.pl validate accepts the new ABI files ($(cd "$work/abi" && ls))"
+	else
+		fail "get_abi.pl validate accepts the new ABI files"
+		show "$work/abi.log"
+	fi
+fi
+exec 7>&-
+
+# ---- make series: the same patches, and a cover letter
+if "$LU_ROOT/scripts/make-series" "$work/series" > "$work/ms.log" 2>&1; then
+	bad=()
+	for patch in "${patches[@]}"; do
+		cmp -s "$patch" "$work/series/${patch##*/}" || bad+=("${patch##*/}")
+	done
+	if [ ${#bad[@]} -eq 0 ] && [ -f "$work/series/0000-cover-letter.patch" ] &&
+		! grep -q '\*\*\* .* HERE \*\*\*' "$work/series/0000-cover-letter.patch"; then
+		pass "make series writes the patches of kernel/patches and a cover letter"
+	else
+		fail "make series writes the patches of kernel/patches and a cover letter (differ: ${bad[*]})"
+	fi
+else
+	fail "make series writes the patches of kernel/patches and a cover letter"
+	show "$work/ms.log"
+fi
+
+# ---- every patch builds on its own
+# build_at COMMIT NAME: build the test kernel at COMMIT; 0 when it built
+# without a warning.
+build_at() {
+	local commit=$1 name=$2 tree=$LU_CACHE/bisect/src build=$LU_CACHE/bisect/build
+	local log=$work/build.log start sym missing=()
+	local kmake=(make -s -C "$tree" O="$build" -j"$(lu_jobs)")
+	start=$(date +%s)
+	if ! git -C "$tree" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		rm -rf "$tree"
+		git -C "$LU_SRC" worktree prune
+		git -C "$LU_SRC" worktree add -q --detach "$tree" "$commit" || return 1
+	else
+		# Rewrites only the files that differ: kbuild rebuilds what changed.
+		git -C "$tree" checkout -q -f --detach "$commit" || return 1
+	fi
+	mkdir -p "$build"
+	{
+		"${kmake[@]}" tinyconfig >/dev/null &&
+		(cd "$build" && "$tree/scripts/kconfig/merge_config.sh" -m -Q .config \
+			"$LU_ROOT/kernel/config/test.config" >/dev/null) &&
+		"${kmake[@]}" olddefconfig >/dev/null &&
+		"${kmake[@]}" bzImage modules &&
+		if [ -d "$tree/$DRIVER_DIR" ]; then
+			"${kmake[@]}" W=1 "$DRIVER_DIR/"
+		fi
+	} > "$log" 2>&1
+	local status=$?
+	# The driver's options that exist at this patch are all on.
+	for sym in $(sed -n 's/^config //p' "$tree/$DRIVER_DIR/Kconfig" 2>/dev/null); do
+		grep -qx "CONFIG_$sym=[ym]" "$build/.config" || missing+=("CONFIG_$sym")
+	done
+	if [ $status -ne 0 ]; then
+		fail "$name builds on its own (test config)"
+		tail -n 30 "$log" | sed 's/^/#   /'
+		return 1
+	fi
+	if [ ${#missing[@]} -ne 0 ]; then
+		fail "$name builds on its own (test config): ${missing[*]} not set"
+		return 1
+	fi
+	if grep -E 'warning:|WARNING:' "$log" > "$work/warnings"; then
+		fail "$name builds on its own (test config, W=1 for $DRIVER_DIR) without a warning"
+		show "$work/warnings"
+		return 1
+	fi
+	pass "$name builds on its own (test config, W=1 for $DRIVER_DIR) without a warning ($(( $(date +%s) - start )) s)"
+}
+
+if [ "${SERIES_BUILD:-1}" = 0 ]; then
+	echo "# SERIES_BUILD=0: the per-patch builds are skipped"
+elif [ $applied -eq 1 ]; then
+	mkdir -p "$LU_CACHE/bisect/ok"
+	exec 6>"$LU_CACHE/bisect.lock"
+	flock 6
+	key=$({
+		echo "series.sh build recipe 1"
+		gcc --version | head -n1
+		ld --version | head -n1
+		cat "$LU_ROOT/kernel/config/test.config"
+		git -C "$LU_SRC" rev-parse pristine
+	} | sha256sum | cut -d' ' -f1)
+	for i in "${!patches[@]}"; do
+		name=${patches[$i]##*/}
+		key=$({ echo "$key"; cat "${patches[$i]}"; } | sha256sum | cut -d' ' -f1)
+		if [ -f "$LU_CACHE/bisect/ok/$key" ]; then
+			pass "$name builds on its own (test config, W=1 for $DRIVER_DIR) without a warning (cached: same patches, config and compiler)"
+			continue
+		fi
+		build_at "${commits[$i]}" "$name" && touch "$LU_CACHE/bisect/ok/$key"
+	done
+fi
+
+exit $failed
