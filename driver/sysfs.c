@@ -10,6 +10,7 @@
 #include <linux/kernel.h>
 #include <linux/kobject.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 #include <kunit/visibility.h>
 
@@ -52,6 +53,15 @@ int uv_parse_mv(const char *buf, int *mv)
 }
 EXPORT_SYMBOL_IF_KUNIT(uv_parse_mv);
 
+/*
+ * The text reaches a store NUL-terminated after @count bytes; a NUL byte
+ * inside would hide what follows it from the parser ("-5\0junk").
+ */
+static bool uv_has_nul(const char *buf, size_t count)
+{
+	return strnlen(buf, count) != count;
+}
+
 static ssize_t offset_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   char *buf)
 {
@@ -66,6 +76,8 @@ static ssize_t offset_store(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	int mv, ret;
 
+	if (uv_has_nul(buf, count))
+		return -EINVAL;
 	ret = uv_parse_mv(buf, &mv);
 	if (ret)
 		return ret;
@@ -194,6 +206,8 @@ static ssize_t confirm_store(struct kobject *kobj, struct kobj_attribute *attr,
 	unsigned int val;
 	int ret;
 
+	if (uv_has_nul(buf, count))
+		return -EINVAL;
 	ret = kstrtouint(buf, 10, &val);
 	if (ret)
 		return ret;
