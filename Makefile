@@ -5,11 +5,12 @@
 GUEST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE
 OUT := build
 GUEST_PROGRAMS := $(OUT)/guest/msrtool $(OUT)/guest/writefile \
+		  $(OUT)/guest/uvwrite $(OUT)/guest/uvfuzz \
 		  $(OUT)/guest/undervoltctl $(OUT)/guest/undervoltctl-test
 UVCTL_SRCS := $(wildcard tools/undervoltctl/*.[ch])
 
-.PHONY: all setup kernel guest-programs demo check check-dkms dkms-source \
-	fuzz install clean
+.PHONY: all setup kernel guest-programs demo check check-debug \
+	check-dkms dkms-source fuzz install clean
 
 all: kernel guest-programs
 
@@ -40,6 +41,11 @@ demo: setup
 
 check: setup
 	tests/run-all
+
+# The driver's guest suites and the stress suites (tests/stress/) on the
+# debug kernel: lockdep, KASAN, UBSAN, kmemleak (.ci/run runs it too).
+check-debug: setup
+	tests/run-all --debug
 
 # The DKMS module on Debian 12's stock 6.1 and 6.12 kernels (part of check).
 check-dkms: setup
