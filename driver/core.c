@@ -460,6 +460,12 @@ int uv_write_offset(struct uv_package *p, enum uv_plane plane, int mv)
 		return -ENODEV;
 	reason = uv_block_reason(p);
 	if (reason != UV_BLOCK_NONE) {
+		/*
+		 * The package went offline after the check above: its MSRs
+		 * could not be read, which counts as SGX enabled. Not a policy.
+		 */
+		if (READ_ONCE(p->cpu) < 0)
+			return -ENODEV;
 		uv_log_refusal(p, plane, reason);
 		return -EPERM;
 	}
