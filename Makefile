@@ -9,7 +9,7 @@ GUEST_PROGRAMS := $(OUT)/guest/msrtool $(OUT)/guest/writefile \
 		  $(OUT)/guest/undervoltctl $(OUT)/guest/undervoltctl-test
 UVCTL_SRCS := $(wildcard tools/undervoltctl/*.[ch])
 
-.PHONY: all setup kernel guest-programs demo check check-debug \
+.PHONY: all setup kernel guest-programs demo check check-debug bench \
 	check-dkms dkms-source fuzz install clean
 
 all: kernel guest-programs
@@ -46,6 +46,10 @@ check: setup
 # debug kernel: lockdep, KASAN, UBSAN, kmemleak (.ci/run runs it too).
 check-debug: setup
 	tests/run-all --debug
+
+# Not a test: resume-to-restore and resume-to-thaw medians, in ms.
+bench: setup
+	scripts/bench
 
 # The DKMS module on Debian 12's stock 6.1 and 6.12 kernels (part of check).
 check-dkms: setup
