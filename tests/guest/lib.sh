@@ -51,6 +51,14 @@ check_nogrep() {
 	fi
 }
 
+# check_no_splat: no kernel warning, bug or lock report in the log so far.
+# Matches the reports, not every mention of lockdep: the debug kernel logs
+# "RCU lockdep checking is enabled" at boot.
+check_no_splat() {
+	check_nogrep "no warning or bug in the log" \
+		"WARNING:|BUG:|Oops|KASAN:|UBSAN:|possible (recursive|circular) locking" "$(dmesg)"
+}
+
 # The kernel taint mask, as a decimal number.
 taint() {
 	cat /proc/sys/kernel/tainted
