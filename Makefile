@@ -5,11 +5,12 @@
 GUEST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE
 OUT := build
 GUEST_PROGRAMS := $(OUT)/guest/msrtool $(OUT)/guest/writefile \
+		  $(OUT)/guest/uvwrite $(OUT)/guest/uvfuzz \
 		  $(OUT)/guest/undervoltctl
 UVCTL_SRCS := $(wildcard tools/undervoltctl/*.[ch])
 
-.PHONY: all setup kernel guest-programs demo check check-dkms dkms-source \
-	series fuzz install clean
+.PHONY: all setup kernel guest-programs demo check check-test check-debug bench \
+	check-dkms dkms-source series fuzz install clean
 
 all: kernel guest-programs
 
@@ -33,8 +34,22 @@ $(OUT)/guest/undervoltctl: $(UVCTL_SRCS)
 demo: setup
 	scripts/demo
 
+# Both halves below, one combined summary line (tests/check).
 check: setup
+	tests/check
+
+# The test kernel: host tests, guest suites, DKMS, the series checks.
+check-test: setup
 	tests/run-all
+
+# The driver's guest suites and the stress suites (tests/stress/) on the
+# debug kernel: lockdep, KASAN, UBSAN, kmemleak.
+check-debug: setup
+	tests/run-all --debug
+
+# Not a test: resume-to-restore and resume-to-thaw medians, in ms.
+bench: setup
+	scripts/bench
 
 # The DKMS module on Debian 12's stock 6.1 and 6.12 kernels (part of check).
 check-dkms: setup

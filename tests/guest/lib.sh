@@ -51,6 +51,14 @@ check_nogrep() {
 	fi
 }
 
+# check_no_splat: no kernel warning, bug or lock report in the log so far.
+# Matches the reports, not every mention of lockdep: the debug kernel logs
+# "RCU lockdep checking is enabled" at boot.
+check_no_splat() {
+	check_nogrep "no warning or bug in the log" \
+		"WARNING:|BUG:|Oops|KASAN:|UBSAN:|possible (recursive|circular) locking" "$(dmesg)"
+}
+
 # The kernel taint mask, as a decimal number.
 taint() {
 	cat /proc/sys/kernel/tainted
@@ -64,6 +72,27 @@ dmesg_since() {
 
 kmsg_mark() {
 	echo "TEST-MARK $1" > /dev/kmsg
+}
+
+# emu_offset_mv N: the offset in the data word of plane N of the emulated
+# firmware, in mV, converted as the driver does (bits 31:21, 1/1024 V).
+emu_offset_mv() {
+	local word units
+	word=$(cat /sys/kernel/debug/intel_undervolt_emu/plane$1)
+	units=$(( (word >> 21) & 0x7ff ))
+	[ $units -ge 1024 ] && units=$((units - 2048))
+	units=$((units * 1000))
+	if [ $units -ge 0 ]; then
+		echo $(( (units + 512) / 1024 ))
+	else
+		echo $(( (units - 512) / 1024 ))
+	fi
+}
+
+# emu_words: the data words of the five planes of the emulated firmware.
+emu_words() {
+	local d=/sys/kernel/debug/intel_undervolt_emu
+	echo $(cat $d/plane0 $d/plane1 $d/plane2 $d/plane3 $d/plane4)
 }
 
 finish() {

@@ -33,6 +33,11 @@ expect_refused "a unit suffix" EINVAL "-10mV"
 expect_refused "a fraction" EINVAL "-10.5"
 expect_refused "a lone minus" EINVAL "-"
 expect_refused "a word" EINVAL "minus ten"
+# A NUL byte would hide the rest of the text from the parser.
+writefile $EMU/log x >/dev/null
+check_eq "-5, a NUL byte and junk is refused with EINVAL" EINVAL \
+	"$(writefile -x $PKG/core_offset_mv 2d3500616263)"
+check_eq "-5, a NUL byte and junk sends no mailbox command" "" "$(cat $EMU/log)"
 expect_refused "overflow 99999999999" ERANGE "99999999999"
 expect_refused "overflow -99999999999" ERANGE "-99999999999"
 expect_refused "overflow 2147483648" ERANGE "2147483648"
