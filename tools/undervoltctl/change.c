@@ -135,10 +135,21 @@ static int check_policy(const struct uv_sysfs *s, const struct plan *p)
 static int explain(const struct uv_sysfs *s, const struct plan *p,
 		   unsigned int pkg, int err, char *buf, size_t size)
 {
+	static const struct { int err; const char *text; } advice[] = {
+		{ EACCES, "permission denied; run as root" },
+		{ EINVAL, "the driver rejected the value as malformed; "
+			  "report this as a bug" },
+		{ EOPNOTSUPP, "this CPU has no offset on that plane; leave it "
+			      "out" },
+		{ EIO, "the firmware ignored or failed the write; this CPU "
+		       "may not allow offsets on that plane" },
+		{ ETIMEDOUT, "the firmware stayed busy; try again" },
+		{ ENOENT, "the file went away; was the driver unloaded?" },
+	};
 	char reason[64];
+	size_t i;
 
-	switch (err) {
-	case EPERM:
+	if (err == EPERM) {
 		if (sysfs_block_reason(s, pkg, reason, sizeof(reason)) == 0 &&
 		    sysfs_block_advice(reason)) {
 			snprintf(buf, size, "refused (%s): %s", reason,
@@ -148,36 +159,19 @@ static int explain(const struct uv_sysfs *s, const struct plan *p,
 		snprintf(buf, size, "not permitted; run as root (writes need "
 			 "CAP_SYS_RAWIO)");
 		return UV_EXIT_FAIL;
-	case EACCES:
-		snprintf(buf, size, "permission denied; run as root");
-		return UV_EXIT_FAIL;
-	case EINVAL:
-		snprintf(buf, size, "the driver rejected the value as "
-			 "malformed; report this as a bug");
-		return UV_EXIT_FAIL;
-	case ERANGE:
+	}
+	if (err == ERANGE) {
 		snprintf(buf, size, "outside the driver's bounds (%ld to %ld "
 			 "mV); choose a value within them", p->min, p->max);
 		return UV_EXIT_FAIL;
-	case EOPNOTSUPP:
-		snprintf(buf, size, "this CPU has no offset on that plane; "
-			 "leave it out");
-		return UV_EXIT_FAIL;
-	case EIO:
-		snprintf(buf, size, "the firmware ignored or failed the write; "
-			 "this CPU may not allow offsets on that plane");
-		return UV_EXIT_FAIL;
-	case ETIMEDOUT:
-		snprintf(buf, size, "the firmware stayed busy; try again");
-		return UV_EXIT_FAIL;
-	case ENOENT:
-		snprintf(buf, size, "the file went away; was the driver "
-			 "unloaded?");
-		return UV_EXIT_FAIL;
-	default:
-		snprintf(buf, size, "%s", strerror(err));
-		return UV_EXIT_FAIL;
 	}
+	for (i = 0; i < sizeof(advice) / sizeof(advice[0]); i++)
+		if (advice[i].err == err) {
+			snprintf(buf, size, "%s", advice[i].text);
+			return UV_EXIT_FAIL;
+		}
+	snprintf(buf, size, "%s", strerror(err));
+	return UV_EXIT_FAIL;
 }
 
 /* Write back the previous values, last written first; false if any fails. */
