@@ -29,6 +29,15 @@ lu_series() {
 	done < "$LU_ROOT/kernel/patches/series"
 }
 
+# Every kernel build goes through ccache, with one cache for all trees: the
+# base directory makes the paths relative, so the per-patch builds of
+# tests/host/series.sh and the test and debug kernels share objects.
+lu_ccache_env() {
+	export CCACHE_DIR=$LU_CACHE/ccache CCACHE_BASEDIR=$LU_CACHE
+	export CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+}
+LU_KCC="ccache gcc"
+
 lu_jobs() {
 	nproc 2>/dev/null || echo 2
 }

@@ -30,6 +30,7 @@
 # SERIES_BUILD=0 skips the builds.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
+lu_ccache_env
 
 DRIVER_DIR=drivers/platform/x86/intel/undervolt
 MAINTAINERS_SECTION="INTEL UNDERVOLT DRIVER"
@@ -191,7 +192,7 @@ fi
 build_at() {
 	local commit=$1 name=$2 tree=$LU_CACHE/bisect/src build=$LU_CACHE/bisect/build
 	local log=$work/build.log start sym missing=()
-	local kmake=(make -s -C "$tree" O="$build" -j"$(lu_jobs)")
+	local kmake=(make -s -C "$tree" O="$build" -j"$(lu_jobs)" CC="$LU_KCC")
 	start=$(date +%s)
 	if ! git -C "$tree" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 		rm -rf "$tree"
