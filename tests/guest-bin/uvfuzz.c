@@ -21,17 +21,25 @@
  *   overflows an int), within min_offset_mv..max_offset_mv (else
  *   ERANGE), refused with EPERM while apply is 0; accepted, it sets the
  *   plane (and the coupled one) with read, write, read-back commands;
+ *   the firmware refuses an offset beyond +-512/1024 V (+-500 mV) with
+ *   completion code 4 (qemu/MODEL.md), which fails the write with ERANGE
+ *   after the read and the refused write of the plane;
  * - confirm: kstrtouint, and the value must be 1 (else EINVAL);
  * - max_undervolt_mv: kstrtoint, 0..1000 (else ERANGE); min_offset_mv
  *   follows;
  * - allow_overvolt, apply: kstrtobool (y, Y, t, T, 1, n, N, f, F, 0, on,
  *   off by their first characters).
  *
- * Offsets must reach the firmware exactly and nothing else may: before
- * each write the emulator's command log is cleared; after it, a refused
- * write must have left it empty and every firmware data word unchanged;
- * an accepted offset write must have logged exactly the expected command
- * words, and the firmware words and sysfs must read the new value.
+ * Offsets must reach the firmware exactly and nothing else may. The
+ * firmware is the OC mailbox model of our QEMU (qemu/MODEL.md), observed
+ * as fwctl does, with reads of its control MSRs through /dev/cpu/0/msr
+ * (CPU 0 is in package 0 and cannot go offline): before each write its
+ * command log (every value written to MSR 0x150) is cleared; after it, a
+ * write the driver refused must have left it empty, one the firmware
+ * refused must have logged exactly the read and the refused write, and
+ * either kind every data word of the model unchanged; an accepted offset
+ * write must have logged exactly the expected command words, and the
+ * model's words and sysfs must read the new value.
  *
  * Prints the seed first; "uvfuzz -s SEED -n WRITES" replays a run. Output
  * is TAP-style: one "ok -" line per file with its counts, and a "not ok -"
@@ -52,9 +60,16 @@
 
 #define UV_DIR		"/sys/devices/system/cpu/intel_undervolt"
 #define PARAM_DIR	"/sys/module/intel_undervolt/parameters"
-#define EMU_DIR		"/sys/kernel/debug/intel_undervolt_emu"
+#define CTL_DEV		"/dev/cpu/0/msr"
+#define CTL_BASE	0x4f430000u	/* the model's control MSRs */
+#define CTL_SIGNATURE	0x314c45444f4d434fULL	/* "OCMODEL1" */
+#define CTL_LOG_LEN	0x004		/* words in the command log */
+#define CTL_WORD	0x010		/* + domain: its data word */
+#define CTL_LOG		0x1000		/* + n: log word n, oldest first */
+#define CTL_CLEAR_LOG	0x2000
 #define PAGE		4096
 #define NR_PLANES	5
+#define FW_OFFSET_LIMIT	512	/* 1/1024 V: the model's limit, code 4 beyond */
 #define MAX_REPORTS	20
 
 static const char *const plane_names[NR_PLANES] = {
@@ -68,7 +83,7 @@ struct target {
 	int plane;
 	char path[128];
 	int fd;
-	long writes, accepted, refused;
+	long writes, accepted, refused, fw_refused;
 };
 
 static struct target targets[NR_PLANES + 4];
@@ -81,7 +96,7 @@ static bool present[NR_PLANES];
 static int max_undervolt;
 static bool allow_overvolt, apply_on, coupled, verbose;
 
-static int log_fd;
+static int ctl_fd;
 static long failures;
 static uint64_t rng;
 
@@ -160,7 +175,7 @@ static size_t read_text(int fd, char *buf, size_t size)
 	return (size_t)n;
 }
 
-/* A fresh read with read(2): the emulator's plane files cannot seek. */
+/* A sysfs file, opened afresh and read with read(2). */
 static long read_long(const char *path)
 {
 	char buf[64];
@@ -174,12 +189,23 @@ static long read_long(const char *path)
 	return strtol(buf, NULL, 0);
 }
 
+/* A read of the model's control MSR CTL_BASE + @n on CPU 0. */
+static uint64_t ctl_read(unsigned int n)
+{
+	uint64_t val;
+	ssize_t r = pread(ctl_fd, &val, sizeof(val), CTL_BASE + n);
+
+	if (r != (ssize_t)sizeof(val)) {
+		fprintf(stderr, "uvfuzz: reading MSR 0x%x of the firmware model: %s\n",
+			CTL_BASE + n, r < 0 ? strerror(errno) : "short read");
+		exit(2);
+	}
+	return val;
+}
+
 static uint32_t read_word(int plane)
 {
-	char path[64];
-
-	snprintf(path, sizeof(path), EMU_DIR "/plane%d", plane);
-	return (uint32_t)read_long(path);
+	return (uint32_t)ctl_read(CTL_WORD + (unsigned int)plane);
 }
 
 /* Rules of lib/kstrtox.c, base 10. */
@@ -290,17 +316,22 @@ static int max_mv(void)
 }
 
 /* uv_mv_to_units(): DIV_ROUND_CLOSEST(mv * 1024, 1000) */
+static int mv_to_units(int mv)
+{
+	int x = mv * 1024;
+
+	return x >= 0 ? (x + 500) / 1000 : (x - 500) / 1000;
+}
+
 static uint32_t with_offset(uint32_t word, int mv)
 {
-	int x = mv * 1024, units;
-
-	units = x >= 0 ? (x + 500) / 1000 : (x - 500) / 1000;
-	return (word & 0x1fffffu) | (((uint32_t)units & 0x7ffu) << 21);
+	return (word & 0x1fffffu) | (((uint32_t)mv_to_units(mv) & 0x7ffu) << 21);
 }
 
 /* What a write of @s (the text the store sees) must do. */
 struct outcome {
 	int err;		/* 0 or the errno the write fails with */
+	bool fw_refused;	/* OFFSET: refused by the firmware, code 4 */
 	int mv;			/* OFFSET: the new value */
 	int ival;		/* MAX_UNDERVOLT: the new value */
 	bool bval;		/* ALLOW_OVERVOLT, APPLY */
@@ -323,6 +354,11 @@ static struct outcome expect(const struct target *t, const char *s, size_t n)
 			o.err = ERANGE;
 		if (!o.err && !apply_on)
 			o.err = EPERM;
+		if (!o.err && (mv_to_units(o.mv) > FW_OFFSET_LIMIT ||
+			       mv_to_units(o.mv) < -FW_OFFSET_LIMIT)) {
+			o.err = ERANGE;
+			o.fw_refused = true;
+		}
 		break;
 	case CONFIRM:
 		o.err = -parse_uint(s, &u);
@@ -464,14 +500,20 @@ static size_t gen_input(const struct target *t, char *buf, size_t size)
 
 static void clear_log(void)
 {
-	/* seq_file: no pwrite(2); the position does not matter */
-	if (write(log_fd, "x", 1) != 1)
-		die("clearing the emulator log");
+	ctl_read(CTL_CLEAR_LOG);
 }
 
+/* The model's command log as text, one 0x%016llx word a line. */
 static size_t read_log(char *buf, size_t size)
 {
-	return read_text(log_fd, buf, size);
+	uint64_t i, n = ctl_read(CTL_LOG_LEN);
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && len + 20 < size; i++)
+		len += (size_t)sprintf(buf + len, "0x%016" PRIx64 "\n",
+				       ctl_read(CTL_LOG + (unsigned int)i));
+	return len;
 }
 
 static void check_words(const char *what, const char *in, size_t len)
@@ -488,12 +530,17 @@ static void check_words(const char *what, const char *in, size_t len)
 	}
 }
 
-/* The command words an accepted write to @plane logs: read, write, read back. */
-static size_t expected_log(int plane, uint32_t data, char *buf)
+/*
+ * The command words a write of @data to @plane logs: read, write, and the
+ * read-back when the firmware accepted the write.
+ */
+static size_t expected_log(int plane, uint32_t data, bool read_back, char *buf)
 {
 	uint64_t rd = 0x8000001000000000ULL | ((uint64_t)plane << 40);
 	uint64_t wr = 0x8000001100000000ULL | ((uint64_t)plane << 40) | data;
 
+	if (!read_back)
+		return (size_t)sprintf(buf, "0x%016" PRIx64 "\n0x%016" PRIx64 "\n", rd, wr);
 	return (size_t)sprintf(buf, "0x%016" PRIx64 "\n0x%016" PRIx64 "\n0x%016" PRIx64 "\n",
 			       rd, wr, rd);
 }
@@ -518,9 +565,9 @@ static void apply_outcome(const struct target *t, const struct outcome *o,
 			offsets[p] = o->mv;
 		}
 		/* the written plane first, then the coupled one */
-		n = expected_log(t->plane, words[t->plane], want);
+		n = expected_log(t->plane, words[t->plane], true, want);
 		if (coupled && (t->plane == 0 || t->plane == 2) && present[2 - t->plane])
-			expected_log(2 - t->plane, words[2 - t->plane], want + n);
+			expected_log(2 - t->plane, words[2 - t->plane], true, want + n);
 		if (strcmp(log, want))
 			report("%s \"%s\": mailbox log\n%swant\n%s", t->path,
 			       show(in, len), log, want);
@@ -560,6 +607,7 @@ static void apply_outcome(const struct target *t, const struct outcome *o,
 static void fuzz_one(struct target *t, char *in, size_t size)
 {
 	static char log[65536];
+	char want[128];
 	struct outcome o;
 	size_t len, seen;
 	ssize_t n;
@@ -595,9 +643,18 @@ static void fuzz_one(struct target *t, char *in, size_t size)
 			       strerrorname_np(o.err));
 		else
 			t->refused++;
-		if (*log)
+		if (o.fw_refused) {
+			/* the plane written first: read, then the refused write */
+			t->fw_refused++;
+			expected_log(t->plane, with_offset(words[t->plane], o.mv),
+				     false, want);
+			if (strcmp(log, want))
+				report("%s \"%s\": mailbox log of a write the firmware refuses\n%swant\n%s",
+				       t->path, show(in, len), log, want);
+		} else if (*log) {
 			report("%s \"%s\": a refused write reached the mailbox:\n%s",
 			       t->path, show(in, len), log);
+		}
 		check_words(t->path, in, len);
 		return;
 	}
@@ -626,7 +683,11 @@ static void setup(void)
 	char path[128], buf[16];
 	int p, fd;
 
-	log_fd = open_or_die(EMU_DIR "/log", O_RDWR);
+	ctl_fd = open_or_die(CTL_DEV, O_RDONLY);
+	if (ctl_read(0) != CTL_SIGNATURE) {
+		fprintf(stderr, "uvfuzz: no firmware model (is QEMU's oc-mailbox on?)\n");
+		exit(2);
+	}
 	for (p = 0; p < NR_PLANES; p++) {
 		words[p] = read_word(p);
 		snprintf(path, sizeof(path), UV_DIR "/package_00/%s_offset_mv",
@@ -702,10 +763,16 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 
-	for (k = 0; k < nr_targets; k++)
-		printf("ok - %s: %ld writes, %ld accepted, %ld refused as documented\n",
+	for (k = 0; k < nr_targets; k++) {
+		char by_fw[48] = "";
+
+		if (targets[k].kind == OFFSET)
+			snprintf(by_fw, sizeof(by_fw), " (%ld by the firmware)",
+				 targets[k].fw_refused);
+		printf("ok - %s: %ld writes, %ld accepted, %ld refused as documented%s\n",
 		       targets[k].path, targets[k].writes, targets[k].accepted,
-		       targets[k].refused);
+		       targets[k].refused, by_fw);
+	}
 	if (failures > MAX_REPORTS)
 		printf("# %ld more mismatches not shown\n", failures - MAX_REPORTS);
 	printf("# %ld writes in %.1f s, seed %" PRIu64 "\n", writes,

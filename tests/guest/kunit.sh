@@ -1,9 +1,9 @@
 #!/bin/sh
-# qemu-run: --append "kunit.enable=1 intel_undervolt.emulate=1"
+# qemu-run: --append "kunit.enable=1"
 # Load the KUnit test modules and report every test case of every suite as
 # one TAP line, parsed from the KTAP in /sys/kernel/debug/kunit/*/results.
-# intel_undervolt (which the tests link against) binds to the emulated
-# firmware, so that it loads in QEMU.
+# intel_undervolt (which the tests link against) binds to the firmware
+# model of our QEMU, so that it loads.
 . /test/lib.sh
 
 MODULES="intel_undervolt_kunit"

@@ -74,11 +74,15 @@ kmsg_mark() {
 	echo "TEST-MARK $1" > /dev/kmsg
 }
 
-# emu_offset_mv N: the offset in the data word of plane N of the emulated
-# firmware, in mV, converted as the driver does (bits 31:21, 1/1024 V).
-emu_offset_mv() {
+# The OC mailbox model of our QEMU (qemu/MODEL.md) is observed and steered
+# with fwctl, never through the driver: its words are what the "hardware"
+# holds. fwctl acts on package 0 unless given -p PACKAGE.
+
+# fw_offset_mv DOMAIN [PACKAGE]: the offset in the model's data word of
+# DOMAIN, in mV, rounded to nearest (bits 31:21, signed, 1/1024 V).
+fw_offset_mv() {
 	local word units
-	word=$(cat /sys/kernel/debug/intel_undervolt_emu/plane$1)
+	word=$(fwctl -p "${2:-0}" word "$1") || return 1
 	units=$(( (word >> 21) & 0x7ff ))
 	[ $units -ge 1024 ] && units=$((units - 2048))
 	units=$((units * 1000))
@@ -89,10 +93,19 @@ emu_offset_mv() {
 	fi
 }
 
-# emu_words: the data words of the five planes of the emulated firmware.
-emu_words() {
-	local d=/sys/kernel/debug/intel_undervolt_emu
-	echo $(cat $d/plane0 $d/plane1 $d/plane2 $d/plane3 $d/plane4)
+# fw_words [PACKAGE]: the data words of the five domains of the model.
+fw_words() {
+	fwctl -p "${1:-0}" words
+}
+
+# fw_write_commands [PACKAGE]: the words of the model's command log that
+# started a write (run bit 63 and command 0x11 in bits 39:32), any domain.
+fw_write_commands() {
+	local w
+	fwctl -p "${1:-0}" log | while read -r w; do
+		[ $(( (w >> 63) & 1 )) -eq 1 ] && [ $(( (w >> 32) & 0xff )) -eq 17 ] &&
+			echo "$w"
+	done
 }
 
 finish() {

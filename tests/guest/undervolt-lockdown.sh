@@ -1,8 +1,7 @@
 #!/bin/sh
-# qemu-run: --append "intel_undervolt.emulate=1"
-# Under lockdown=integrity (set at run time) writes fail with EPERM and
-# reads keep working. debugfs is locked down too, so the firmware state is
-# checked through sysfs.
+# Under lockdown=integrity (set at run time) writes fail with EPERM, send
+# no command to the mailbox, and reads keep working. fwctl only reads
+# MSRs, which lockdown allows, so the firmware model stays observable.
 . /test/lib.sh
 
 PKG=/sys/devices/system/cpu/intel_undervolt/package_00
@@ -10,11 +9,16 @@ TAINT_CPU_OUT_OF_SPEC=4
 
 check "the sysfs directory exists" test -d $PKG
 check_eq "before lockdown a write works" OK "$(writefile $PKG/gpu_offset_mv -20)"
+check_eq "the firmware's gpu word holds -20 mV" 0xfd848c16 "$(fwctl word 1)"
 check_eq "lockdown=integrity" OK "$(writefile /sys/kernel/security/lockdown integrity)"
 kmsg_mark locked
 check_eq "under lockdown write_block_reason is lockdown" lockdown "$(cat $PKG/write_block_reason)"
+fwctl clear-log
 check_eq "under lockdown a core write fails with EPERM" EPERM "$(writefile $PKG/core_offset_mv -50)"
 check_eq "under lockdown a gpu write fails with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv 0)"
+check_eq "under lockdown the writes send no mailbox command" "" "$(fwctl log)"
+check_eq "the firmware's core word is still the boot word" 0x0004cd2c "$(fwctl word 0)"
+check_eq "the firmware's gpu word keeps -20 mV" -20 "$(fw_offset_mv 1)"
 check_eq "under lockdown reads work (core)" 0 "$(cat $PKG/core_offset_mv)"
 check_eq "under lockdown reads work (gpu keeps -20)" -20 "$(cat $PKG/gpu_offset_mv)"
 check_eq "under lockdown boot offsets read" 0 "$(cat $PKG/core_boot_offset_mv)"

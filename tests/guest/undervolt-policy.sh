@@ -1,11 +1,9 @@
 #!/bin/sh
-# qemu-run: --append "intel_undervolt.emulate=1"
 # SGX enabled and the OC lock make the interface read-only: EPERM, no
 # mailbox command, write_block_reason and a log line say why.
 . /test/lib.sh
 
 PKG=/sys/devices/system/cpu/intel_undervolt/package_00
-EMU=/sys/kernel/debug/intel_undervolt_emu
 TAINT_CPU_OUT_OF_SPEC=4
 
 check "the sysfs directory exists" test -d $PKG
@@ -17,53 +15,58 @@ grep -q '^nobody:' /etc/passwd 2>/dev/null ||
 	echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd
 grep -q '^nogroup:' /etc/group 2>/dev/null || echo 'nogroup:x:65534:' >> /etc/group
 chmod 0666 $PKG/core_offset_mv
-writefile $EMU/log x >/dev/null
+fwctl clear-log
 check_eq "a user without CAP_SYS_RAWIO gets EPERM even with mode 0666" EPERM \
 	"$(su nobody -s /bin/sh -c "writefile $PKG/core_offset_mv -50" 2>&1)"
-check_eq "and no mailbox command is sent" "" "$(cat $EMU/log)"
+check_eq "and no mailbox command is sent" "" "$(fwctl log)"
 check_eq "the user can read" 0 "$(su nobody -s /bin/sh -c "cat $PKG/core_offset_mv" 2>&1)"
 chmod 0644 $PKG/core_offset_mv
 
 # SGX
-check_eq "the emulated firmware enables SGX" OK "$(writefile $EMU/sgx 1)"
+fwctl sgx on
+check_eq "the firmware setup enables SGX" "lock=0 sgx=1 drop=0 busy=0" "$(fwctl settings)"
 check_eq "write_block_reason is sgx" sgx "$(cat $PKG/write_block_reason)"
-writefile $EMU/log x >/dev/null
+fwctl clear-log
 kmsg_mark sgx
 check_eq "with SGX enabled a write fails with EPERM" EPERM "$(writefile $PKG/core_offset_mv -50)"
-check_eq "with SGX enabled a write sends no mailbox command" "" "$(cat $EMU/log)"
+check_eq "with SGX enabled a write sends no mailbox command" "" "$(fwctl log)"
 check_grep "the refusal is logged with the reason and what to do" \
 	"core offset write refused \(sgx\): SGX is enabled \(Plundervolt, CVE-2019-11157\); disable SGX" \
 	"$(dmesg_since sgx)"
 check_eq "with SGX enabled reads work" 0 "$(cat $PKG/core_offset_mv)"
 # OC lock on top: SGX is reported first.
-writefile $EMU/oc_lock 1 >/dev/null
+fwctl lock on
 check_eq "SGX comes before the OC lock" sgx "$(cat $PKG/write_block_reason)"
-writefile $EMU/sgx 0 >/dev/null
+fwctl sgx off
 
 # OC lock bit (MSR 0x194 bit 20)
 check_eq "write_block_reason is oc_lock" oc_lock "$(cat $PKG/write_block_reason)"
-writefile $EMU/log x >/dev/null
+fwctl clear-log
 kmsg_mark oclock
 check_eq "with the OC lock set a write fails with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv -50)"
-check_eq "with the OC lock set a write sends no mailbox command" "" "$(cat $EMU/log)"
+check_eq "with the OC lock set a write sends no mailbox command" "" "$(fwctl log)"
 check_grep "the refusal is logged with the reason and what to do" \
 	"gpu offset write refused \(oc_lock\): the firmware locked overclocking" \
 	"$(dmesg_since oclock)"
 check_eq "with the OC lock set reads work" 0 "$(cat $PKG/gpu_offset_mv)"
-writefile $EMU/oc_lock 0 >/dev/null
+fwctl lock off
 check_eq "write_block_reason is none again" none "$(cat $PKG/write_block_reason)"
 check_eq "writes work again" OK "$(writefile $PKG/gpu_offset_mv 0)"
 check_eq "refused writes do not taint" 0 $(( $(taint) & TAINT_CPU_OUT_OF_SPEC ))
 
-# Completion code 1 (OC locked) from the firmware: read-only from then on.
-writefile $EMU/fault 1 >/dev/null
+# Completion code 1 (OC locked) from the firmware, for a write while MSR
+# 0x194 says unlocked: read-only from then on.
+fwctl inject-write 1 1
 kmsg_mark code1
 check_eq "completion code 1 fails the write with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv -50)"
+check_eq "the firmware answered the write" none "$(fwctl injection)"
+check_eq "the firmware's gpu word is unchanged" 0x00048c16 "$(fwctl word 1)"
+check_eq "MSR 0x194 still says unlocked" "lock=0 sgx=0 drop=0 busy=0" "$(fwctl settings)"
 check_eq "after code 1 write_block_reason is oc_lock" oc_lock "$(cat $PKG/write_block_reason)"
 check_grep "code 1 is logged as the OC lock" "refused \(oc_lock\)" "$(dmesg_since code1)"
-writefile $EMU/log x >/dev/null
+fwctl clear-log
 check_eq "after code 1 writes fail with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv -50)"
-check_eq "after code 1 writes send no mailbox command" "" "$(cat $EMU/log)"
+check_eq "after code 1 writes send no mailbox command" "" "$(fwctl log)"
 check_eq "after code 1 reads work" 0 "$(cat $PKG/gpu_offset_mv)"
 check_eq "no offset was applied, no taint" 0 $(( $(taint) & TAINT_CPU_OUT_OF_SPEC ))
 

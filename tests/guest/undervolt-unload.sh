@@ -1,23 +1,31 @@
 #!/bin/sh
-# qemu-run: --append "intel_undervolt.emulate=1"
 # rmmod intel_undervolt writes back, on every package, the data words the
 # firmware had when the driver bound, and removes its sysfs and debugfs
-# files; the emulated firmware outlives it so the words can be read.
+# files; the firmware keeps the words, so they can be read after it.
 . /test/lib.sh
 
 UV=/sys/devices/system/cpu/intel_undervolt
 PKG=$UV/package_00
-EMU=/sys/kernel/debug/intel_undervolt_emu
+
+# write_domains: the domains (bits 42:40) of the write commands in the
+# model's command log of package 0, in order, on one line.
+write_domains() {
+	local w
+	echo $(fw_write_commands | while read -r w; do echo $(( (w >> 40) & 7 )); done)
+}
 
 check "intel_undervolt is loaded" test -d $PKG
 check "intel_undervolt unloads" rmmod intel_undervolt
 check "the debugfs directory is gone" test ! -e /sys/kernel/debug/intel_undervolt
 
-# Boot words with offsets other than 0: -50 mV on core, -20 on uncore.
-writefile $EMU/plane0 0xf9a4cd2c >/dev/null
-writefile $EMU/plane3 0xfd843312 >/dev/null
-boot="$(cat $EMU/plane0 $EMU/plane1 $EMU/plane2 $EMU/plane3 $EMU/plane4)"
-check "intel_undervolt loads" modprobe intel_undervolt emulate=1
+# Boot words with offsets other than 0, set while no driver is bound, the
+# way other software or the firmware setup would: -50 mV on core
+# (0xf9a4cd2c), -20 mV on uncore (0xfd843312), with raw mailbox writes.
+msrtool write 0 0x150 0x80000011f9a4cd2c
+msrtool write 0 0x150 0x80000311fd843312
+boot="0xf9a4cd2c 0x00048c16 0x0004cd28 0xfd843312 0x00040001"
+check_eq "the firmware holds core -50 mV and uncore -20 mV" "$boot" "$(fw_words)"
+check "intel_undervolt loads" modprobe intel_undervolt
 check_eq "core boot offset is -50" -50 "$(cat $PKG/core_boot_offset_mv)"
 check_eq "uncore boot offset is -20" -20 "$(cat $PKG/uncore_boot_offset_mv)"
 
@@ -27,24 +35,26 @@ while [ $cycle -le 5 ]; do
 	check_eq "cycle $cycle: gpu -$((cycle * 10))" OK "$(writefile $PKG/gpu_offset_mv -$((cycle * 10)))"
 	check_eq "cycle $cycle: uncore 0" OK "$(writefile $PKG/uncore_offset_mv 0)"
 	kmsg_mark "unload$cycle"
+	fwctl clear-log
 	check "cycle $cycle: rmmod" rmmod intel_undervolt
 	check "cycle $cycle: the sysfs directory is gone" test ! -e $UV
 	check "cycle $cycle: the debugfs directory is gone" test ! -e /sys/kernel/debug/intel_undervolt
-	check_eq "cycle $cycle: every plane has its boot word" "$boot" \
-		"$(cat $EMU/plane0 $EMU/plane1 $EMU/plane2 $EMU/plane3 $EMU/plane4)"
+	check_eq "cycle $cycle: every plane has its boot word" "$boot" "$(fw_words)"
+	check_eq "cycle $cycle: unload wrote core, gpu, cache and uncore" "0 1 2 3" \
+		"$(write_domains)"
 	check_grep "cycle $cycle: one log line for the unload" \
 		"package 00: unload: restored core -80->-50 mV gpu -$((cycle * 10))->0 mV cache -80->0 mV uncore 0->-20 mV" \
 		"$(dmesg_since "TEST-MARK unload$cycle")"
-	check "cycle $cycle: modprobe" modprobe intel_undervolt emulate=1
+	check "cycle $cycle: modprobe" modprobe intel_undervolt
 	check_eq "cycle $cycle: core boot offset is still -50" -50 "$(cat $PKG/core_boot_offset_mv)"
 	cycle=$((cycle + 1))
 done
 
 # Nothing changed: unload writes nothing.
-echo > $EMU/log
+fwctl clear-log
 check "rmmod without changes" rmmod intel_undervolt
-check_eq "no write command reached the mailbox" 0 \
-	"$(grep -c '^0x800000110' $EMU/log)"
+check_eq "no write command reached the mailbox" "" "$(fw_write_commands)"
+check_eq "the firmware keeps its boot words" "$boot" "$(fw_words)"
 
 check_no_splat
 finish

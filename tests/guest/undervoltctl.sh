@@ -1,18 +1,17 @@
 #!/bin/sh
-# qemu-run: --append "intel_undervolt.emulate=1"
-# undervoltctl against the real driver on the emulated firmware: every verb,
-# a firmware failure in the middle of apply that must leave every plane as
-# it was, and each policy refusal's exit code and message.
+# undervoltctl against the real driver on the firmware model of our QEMU
+# (qemu/MODEL.md): every verb, a firmware failure in the middle of apply
+# that must leave every plane as it was, and each policy refusal's exit
+# code and message.
 #
 # Needs undervoltctl (make -C tools/undervoltctl static
 # O=build/guest/undervoltctl) in the guest's /usr/local/bin. The failure in
-# the middle of apply comes from the emulated firmware ("CODE write PLANE"
-# in its fault file), so the rollback runs against the real driver.
+# the middle of apply comes from the model (fwctl inject-write CODE
+# DOMAIN), so the rollback runs against the real driver.
 . /test/lib.sh
 
 DRV=/sys/devices/system/cpu/intel_undervolt
 PKG=$DRV/package_00
-EMU=/sys/kernel/debug/intel_undervolt_emu
 PARAMS=/sys/module/intel_undervolt/parameters
 
 # run CMD...: sets rc, out, err
@@ -100,33 +99,30 @@ before=$(planes)
 
 # a failure in the middle of apply: every plane stays as it was
 printf 'core = -80\ncache = -80\ngpu = -45\nuncore = -35\nanalogio = -25\n' > /tmp/mid.conf
-words() {
-	cat $EMU/plane0 $EMU/plane1 $EMU/plane2 $EMU/plane3 $EMU/plane4
-}
-words_before=$(words)
-writefile $EMU/log x >/dev/null
-# Completion code 31 (EIO) on the next write to plane 3, uncore.
-writefile $EMU/fault '31 write 3' >/dev/null
+words_before=$(fw_words)
+fwctl clear-log
+# Completion code 31 (EIO) on the next write to domain 3, uncore.
+fwctl inject-write 31 3
 run undervoltctl apply /tmp/mid.conf
 check_eq "the firmware failing after three planes were written fails apply" 1 "$rc"
-check_eq "... the fault was used" none "$(cat $EMU/fault)"
+check_eq "... the injection was used" none "$(fwctl injection)"
 check_grep "... naming file, line, plane, value and cause" \
 	'^undervoltctl: /tmp/mid.conf:4: package 0 uncore=-35: the firmware ignored.*nothing was changed$' "$err"
 check_eq "... and the driver holds every previous value" "$before" "$(planes)"
-check_eq "... and so does the firmware" "$words_before" "$(words)"
-# A write to plane 2 is logged as 0x80000211 and its data word: cache
+check_eq "... and so does the firmware" "$words_before" "$(fw_words)"
+# A write to domain 2 is logged as 0x80000211 and its data word: cache
 # (coupled to core) was written and then put back.
-wrote=$(grep -c '^0x80000211' $EMU/log)
+wrote=$(fwctl log | grep -c '^0x80000211')
 check "... the cache plane was written and put back ($wrote writes)" test "$wrote" -ge 2
-writefile $EMU/fault drop >/dev/null
+fwctl drop on
 run undervoltctl set gpu=-15 uncore=-15
-writefile $EMU/fault none >/dev/null
+fwctl drop off
 check_eq "firmware dropping the writes fails set" 1 "$rc"
 check_grep "... with the cause" 'package 0 gpu=-15: the firmware ignored or failed the write' "$err"
 check_eq "... and changes nothing" "$before" "$(planes)"
-writefile $EMU/fault busy >/dev/null
+fwctl busy on
 run undervoltctl set gpu=-15
-writefile $EMU/fault none >/dev/null
+fwctl busy off
 check_eq "a busy firmware fails set" 1 "$rc"
 check_eq "... and changes nothing" "$before" "$(planes)"
 
@@ -167,7 +163,7 @@ check_eq "... and uncore to the confirmed -20" -20 "$(cat $PKG/uncore_offset_mv)
 check_grep "... the driver logged the revert" "trial: no confirmation within trial_seconds" "$(dmesg_since 'TEST-MARK trial')"
 run undervoltctl set --trial 0 gpu=-30
 check_eq "set --trial 0 exits 0 and turns trial mode off" "0 0" "$rc $(cat $PARAMS/trial_seconds)"
-writefile $EMU/fault '31 write 1' >/dev/null
+fwctl inject-write 31 1
 run undervoltctl set --trial 5 gpu=-40
 check_eq "a failed set --trial exits 1" 1 "$rc"
 check_eq "... and puts trial_seconds back" 0 "$(cat $PARAMS/trial_seconds)"
@@ -195,18 +191,18 @@ check_eq "reset exits 0" 0 "$rc"
 check_eq "reset restores the boot values" "core=0 gpu=0 cache=0 uncore=0 analogio=0 " "$(planes)"
 
 # policy refusals: exit 4, the reason, what to do, nothing written
-writefile $EMU/sgx 1 >/dev/null
+fwctl sgx on
 run undervoltctl set core=-20 cache=-20
 check_eq "SGX: exit 4" 4 "$rc"
 check_grep "SGX: the message says to disable SGX" '^undervoltctl: package 0: writes refused \(sgx\): SGX is enabled; disable SGX' "$err"
-writefile $EMU/sgx 0 >/dev/null
-writefile $EMU/oc_lock 1 >/dev/null
+fwctl sgx off
+fwctl lock on
 run undervoltctl set core=-20 cache=-20
 check_eq "OC lock: exit 4" 4 "$rc"
 check_grep "OC lock: the message says where to unlock" 'refused \(oc_lock\): the firmware set the overclocking lock; clear it in the firmware setup' "$err"
 run undervoltctl status
 check_grep "status says why a package is not writable" '^package 0: not writable \(oc_lock\)' "$out"
-writefile $EMU/oc_lock 0 >/dev/null
+fwctl lock off
 check_eq "no refusal wrote anything" "core=0 gpu=0 cache=0 uncore=0 analogio=0 " "$(planes)"
 # lockdown last: it cannot be undone
 writefile /sys/kernel/security/lockdown integrity >/dev/null

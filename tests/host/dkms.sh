@@ -2,14 +2,13 @@
 # The DKMS build on Debian's own kernels (issue 6). For Debian 12's stock 6.1
 # and 6.12: fetch the image and headers (scripts/stock-kernels, into the
 # cache, nothing installed); build the DKMS source tree (scripts/dkms-source)
-# against the headers as a test build with the emulated firmware
-# (CONFIG_INTEL_UNDERVOLT_EMULATION=m), with no warning; build it as a user
-# would, with Debian's dkms (downloaded, not installed) and dkms.conf, in
-# private DKMS trees (dkms add + build; never install); put the test build
-# and the stock msr.ko in an initramfs, boot the stock vmlinuz under QEMU
-# and run tests/dkms/stock.sh with intel_undervolt.emulate=1, then each of
-# the driver's guest tests (tests/guest/undervolt-*.sh) with the options of
-# their "# qemu-run:" line.
+# against the headers, with no warning; build it as a user would, with
+# Debian's dkms (downloaded, not installed) and dkms.conf, in private DKMS
+# trees (dkms add + build; never install); put the module and the stock
+# msr.ko in an initramfs, boot the stock vmlinuz under our QEMU, whose CPU
+# carries the OC mailbox model (qemu/MODEL.md), and run tests/dkms/stock.sh,
+# then each of the driver's guest tests (tests/guest/undervolt-*.sh) with
+# the options of their "# qemu-run:" line.
 #
 # tests/host/dkms.sh [FLAVOUR...]   FLAVOUR: 6.1, 6.12 (default: both)
 #
@@ -70,6 +69,14 @@ copy_stock_module() {
 	done
 }
 
+# built_modules BUILD: the modules the last build of the tree made, from
+# its modules.order (BUILD/driver/intel_undervolt.ko on 6.1, .o on newer
+# kernels; absolute paths for an external module), as .ko paths, one a line.
+built_modules() {
+	sed -n 's/\.\(o\|ko\)$/.ko/p' "$1/modules.order" 2>/dev/null |
+		sed "s|^\([^/]\)|$1/\1|"
+}
+
 # make_modroot ROOT KVER BUILD MODROOT: the initramfs modules: the built
 # ones under updates/dkms (where DKMS installs them), msr.ko and every
 # stock module they depend on, indexed by depmod.
@@ -82,9 +89,10 @@ make_modroot() {
 		[ -f "$root/lib/modules/$kver/$f" ] && cp "$root/lib/modules/$kver/$f" "$mods/"
 	done
 	while read -r ko; do
-		cp "$ko" "$mods/updates/dkms/"
-	done < <(find "$build" -name '*.ko')
-	# The msr driver, for tests that use /dev/cpu/*/msr.
+		cp "$ko" "$mods/updates/dkms/" || return 1
+	done < <(built_modules "$build")
+	# The msr driver: fwctl, the tests' window on the firmware model, reads
+	# it through /dev/cpu/*/msr.
 	copy_stock_module "$root" "$kver" "$modroot" msr || return 1
 	for ko in "$mods"/updates/dkms/*.ko; do
 		for dep in $(module_deps "$ko"); do
@@ -94,7 +102,13 @@ make_modroot() {
 	done
 	# (Debian's System.map is a stub: the exports are in Module.symvers.)
 	depmod -e -E "$root/usr/src/linux-headers-$kver/Module.symvers" \
-		-b "$modroot" "$kver" 2>&1
+		-b "$modroot" "$kver" 2>&1 || return 1
+	# The series' test kernel has the msr driver built in, so /dev/cpu/*/msr
+	# is there before any test script runs; Debian builds it as a module
+	# that nothing loads by itself. The guest tests are the same scripts on
+	# both kernels, so have the init's coldplug (modprobe -a of the CPU's
+	# modalias, which loads every module whose alias matches) load msr too.
+	echo 'alias cpu:type:x86,* msr' >> "$mods/modules.alias"
 }
 
 # needs_pahole ROOT KVER: true when building modules for KVER generates BTF
@@ -162,7 +176,7 @@ dkms_build() {
 		return
 	fi
 	built=$(cd "$tree/var/intel-undervolt/$version/$kver" 2>/dev/null && find . -name '*.ko*' -printf '%f\n' | sort | tr '\n' ' ')
-	check_eq_host "[$flavour] dkms built intel_undervolt.ko and no emulation module" \
+	check_eq_host "[$flavour] dkms built intel_undervolt.ko and no other module" \
 		"intel_undervolt.ko " "$built"
 }
 
@@ -221,7 +235,7 @@ test_kernel() {
 			return
 		fi
 	fi
-	kmake+=(M="$build" CONFIG_INTEL_UNDERVOLT_EMULATION=m)
+	kmake+=(M="$build")
 	# Debian's 6.12 headers generate module BTF with pahole (package
 	# dwarves, which linux-kbuild-6.12 depends on); without it, skip BTF.
 	if needs_pahole "$root" "$kver"; then
@@ -241,12 +255,9 @@ test_kernel() {
 	else
 		pass "[$flavour] the build has no compiler or modpost warning"
 	fi
-	for t in intel_undervolt intel_undervolt_emu; do
-		if [ -z "$(find "$build" -name "$t.ko")" ]; then
-			fail "[$flavour] $t.ko was built"
-		fi
-	done
-	line=$(modinfo -F vermagic "$(find "$build" -name intel_undervolt.ko | head -n1)" 2>/dev/null)
+	check_eq_host "[$flavour] the build made intel_undervolt.ko and no other module" \
+		"$build/driver/intel_undervolt.ko" "$(built_modules "$build" | paste -sd' ')"
+	line=$(modinfo -F vermagic "$build/driver/intel_undervolt.ko" 2>/dev/null)
 	if [ "${line%% *}" = "$kver" ]; then
 		pass "[$flavour] intel_undervolt.ko's vermagic names $kver"
 	else
@@ -277,7 +288,7 @@ test_kernel() {
 	# guest has busybox's /bin/modprobe (the test kernel is configured so).
 	append="retbleed=off sysctl.kernel.modprobe=/bin/modprobe"
 	guest "$flavour" --kernel "$root/boot/vmlinuz-$kver" --modules "$modroot" \
-		--append "$append intel_undervolt.emulate=1" \
+		--append "$append" \
 		"${DKMS_GUEST_MAIN:-$LU_ROOT/tests/dkms/stock.sh}" "$kver" $resume
 
 	mapfile -t tests < <(guest_tests)

@@ -17,9 +17,8 @@
 # - scripts/make-series (make series) writes the same patches as
 #   kernel/patches/, plus a cover letter;
 # - every patch builds on its own (bisectable): the test kernel
-#   (tinyconfig + kernel/config/test.config, which turns the driver, its
-#   emulation and its KUnit tests on as modules as soon as a patch adds
-#   them) after each patch, then the driver's directory with W=1, without
+#   (tinyconfig + kernel/config/test.config, which turns the driver and
+#   its KUnit tests on as modules as soon as a patch adds them) after each patch, then the driver's directory with W=1, without
 #   a compiler warning.
 #
 # The builds run in a worktree and a build directory of their own,

@@ -1,8 +1,8 @@
 #!/bin/sh
-# qemu-run: --append "intel_undervolt.emulate=1"
 # uvfuzz (tests/guest-bin/uvfuzz.c): random and adversarial writes to
 # every writable file of the driver, each checked against the documented
-# rules and the emulated firmware's command log. Replay a failure with
+# rules and the command log of the firmware model (qemu/MODEL.md).
+# Replay a failure with
 # scripts/qemu-run [--debug-kernel] tests/stress/fuzz.sh SEED [WRITES].
 . /test/lib.sh
 

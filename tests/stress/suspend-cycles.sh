@@ -1,10 +1,10 @@
 #!/bin/sh
-# qemu-run: --append "intel_undervolt.emulate=1"
-# 20 suspend/resume cycles with pm_test=core (S3 path: syscore resume)
-# and 20 with pm_test=platform and mem_sleep=s2idle (PM notifier). The
-# emulated firmware forgets every offset at each suspend; after each
-# resume the restore counter went up by one and the firmware holds every
-# offset again.
+# 20 real S3 cycles (mem_sleep=deep, woken by the RTC alarm): after each,
+# the firmware model reports that it lost its state (its reset counter went
+# up by one) and holds every offset again, written back by the driver's
+# syscore resume with no user space involved. Then 20 suspend-to-idle
+# cycles with pm_test=platform (PM notifier): nothing loses power there, so
+# the model is made to forget first (fwctl forget).
 . /test/lib.sh
 
 UV=/sys/devices/system/cpu/intel_undervolt
@@ -13,29 +13,43 @@ RESTORES=/sys/kernel/debug/intel_undervolt/restores
 CYCLES=${CYCLES:-20}
 
 check "pm_test is available" test -w /sys/power/pm_test
+check "the RTC has a wake alarm" test -w /sys/class/rtc/rtc0/wakealarm
 echo 0 > /sys/module/suspend/parameters/pm_test_delay
 check_eq "core -80" OK "$(writefile $PKG/core_offset_mv -80)"
 check_eq "gpu -40" OK "$(writefile $PKG/gpu_offset_mv -40)"
 check_eq "uncore -30" OK "$(writefile $PKG/uncore_offset_mv -25)"
 check_eq "analogio -10" OK "$(writefile $PKG/analogio_offset_mv -10)"
 want="-80 -40 -80 -25 -10"
-words=$(emu_words)
+words=$(fw_words)
 
-# cycles LEVEL MEM_SLEEP: CYCLES suspend cycles, checked one by one
+# cycles LEVEL MEM_SLEEP: CYCLES suspend cycles, checked one by one; LEVEL
+# none is a real S3 woken by the RTC, after which the model must have seen
+# exactly one reset; with a pm_test level the model is made to forget.
 cycles() {
-	local i=1 bad=0 restores got
+	local i=1 bad=0 restores resets got
 	echo "$1" > /sys/power/pm_test
 	echo "$2" > /sys/power/mem_sleep
 	while [ $i -le "$CYCLES" ]; do
 		restores=$(cat $RESTORES)
+		resets=$(fwctl resets)
+		if [ "$1" = none ]; then
+			echo 0 > /sys/class/rtc/rtc0/wakealarm
+			echo +2 > /sys/class/rtc/rtc0/wakealarm
+		else
+			fwctl forget
+		fi
 		if ! echo mem > /sys/power/state; then
 			fail "$1/$2 cycle $i: suspend failed"
 			bad=1
 			break
 		fi
-		got="$(emu_offset_mv 0) $(emu_offset_mv 1) $(emu_offset_mv 2) $(emu_offset_mv 3) $(emu_offset_mv 4)"
-		if [ "$got" != "$want" ] || [ "$(emu_words)" != "$words" ]; then
-			fail "$1/$2 cycle $i: firmware offsets '$got', words '$(emu_words)', want '$want', '$words'"
+		if [ "$1" = none ] && [ "$(fwctl resets)" != $((resets + 1)) ]; then
+			fail "$1/$2 cycle $i: the model saw $(( $(fwctl resets) - resets )) resets, want 1"
+			bad=1
+		fi
+		got="$(fw_offset_mv 0) $(fw_offset_mv 1) $(fw_offset_mv 2) $(fw_offset_mv 3) $(fw_offset_mv 4)"
+		if [ "$got" != "$want" ] || [ "$(fw_words)" != "$words" ]; then
+			fail "$1/$2 cycle $i: model offsets '$got', words '$(fw_words)', want '$want', '$words'"
 			bad=1
 		fi
 		if [ "$(cat $RESTORES)" != $((restores + 1)) ]; then
@@ -49,10 +63,12 @@ cycles() {
 		"$(cat $PKG/core_offset_mv $PKG/gpu_offset_mv $PKG/cache_offset_mv $PKG/uncore_offset_mv $PKG/analogio_offset_mv | tr '\n' ' ' | sed 's/ $//')"
 }
 
-kmsg_mark core
-cycles core deep
-check_eq "pm_test=core: one syscore restore line per cycle" "$CYCLES" \
-	"$(dmesg_since 'TEST-MARK core' | grep -c 'intel_undervolt: package 00: resume: restored')"
+kmsg_mark s3
+cycles none deep
+check_eq "S3: one syscore restore line per cycle" "$CYCLES" \
+	"$(dmesg_since 'TEST-MARK s3' | grep -c 'intel_undervolt: package 00: resume: restored')"
+check_eq "S3: the guest woke from S3 each time" "$CYCLES" \
+	"$(dmesg_since 'TEST-MARK s3' | grep -c 'Waking up from system sleep state S3')"
 kmsg_mark s2idle
 cycles platform s2idle
 check_eq "s2idle: one restore line per cycle" "$CYCLES" \
