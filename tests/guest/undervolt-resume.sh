@@ -1,4 +1,5 @@
 #!/bin/sh
+# qemu-run: --smp 2
 # Offsets survive suspend because the driver writes them back, and it does
 # so only when the firmware lost them.
 # - Real S3 (mem_sleep=deep, woken by the RTC alarm): QEMU resets the
@@ -9,6 +10,8 @@
 #   had lost power) and checks that the PM notifier or syscore restored.
 # - A firmware that kept its words: nothing restored, nothing counted.
 # The restores are observed in the model's words, never through the driver.
+# Two CPUs: suspend takes the second offline and resume brings it back
+# (with the driver's hotplug callbacks), as on every laptop.
 . /test/lib.sh
 
 UV=/sys/devices/system/cpu/intel_undervolt

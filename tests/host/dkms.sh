@@ -287,7 +287,7 @@ test_kernel() {
 	# splat; and they call /sbin/modprobe for request_module(), where the
 	# guest has busybox's /bin/modprobe (the test kernel is configured so).
 	append="retbleed=off sysctl.kernel.modprobe=/bin/modprobe"
-	guest "$flavour" --kernel "$root/boot/vmlinuz-$kver" --modules "$modroot" \
+	guest "$flavour" --smp 2 --kernel "$root/boot/vmlinuz-$kver" --modules "$modroot" \
 		--append "$append" \
 		"${DKMS_GUEST_MAIN:-$LU_ROOT/tests/dkms/stock.sh}" "$kver" $resume
 

@@ -1,10 +1,12 @@
 #!/bin/sh
+# qemu-run: --smp 2
 # 20 real S3 cycles (mem_sleep=deep, woken by the RTC alarm): after each,
 # the firmware model reports that it lost its state (its reset counter went
 # up by one) and holds every offset again, written back by the driver's
 # syscore resume with no user space involved. Then 20 suspend-to-idle
 # cycles with pm_test=platform (PM notifier): nothing loses power there, so
-# the model is made to forget first (fwctl forget).
+# the model is made to forget first (fwctl forget). Two CPUs, so that every
+# cycle also takes the second one offline and back.
 . /test/lib.sh
 
 UV=/sys/devices/system/cpu/intel_undervolt
