@@ -1,5 +1,6 @@
 #!/bin/sh
-# qemu-run: --smp 2,sockets=2,cores=1,threads=1
+# qemu-run: --smp 2,sockets=2,cores=1,threads=1 --tcg-thread multi
+# (A thread per vCPU, so that the writers and the hotplug really race.)
 # Two writers, 10 000 writes each, to the gpu and uncore planes of
 # package 1 while a third task takes CPU 1 (all of package 1) offline and
 # online in a loop. Every other time, the firmware model (qemu/MODEL.md)
