@@ -3,7 +3,7 @@
 # The commonest failure since the Plundervolt fixes (the model's
 # silent-drop profile): the firmware answers every write with success and
 # keeps the old value. The driver's read-back catches it: EIO, the offset
-# unchanged, a log line, no taint.
+# unchanged, a log line, write_block_reason firmware_ignored, no taint.
 . /test/lib.sh
 
 PKG=/sys/devices/system/cpu/intel_undervolt/package_00
@@ -18,8 +18,13 @@ check_eq "the model kept its uncore word" 0x00043312 "$(fwctl word 3)"
 check_eq "sysfs reads the model's 0" 0 "$(cat $PKG/uncore_offset_mv)"
 check_grep "the ignored write is logged" "firmware ignored the uncore offset write \(-60 mV, reads 0 mV\)" \
 	"$(dmesg_since drop)"
+check_eq "write_block_reason is now firmware_ignored" firmware_ignored "$(cat $PKG/write_block_reason)"
 check_eq "a coupled core write fails with EIO" EIO "$(writefile $PKG/core_offset_mv -60)"
 check_eq "the model kept core and cache" "0x0004cd2c 0x0004cd28" "$(fwctl word 0) $(fwctl word 2)"
+# Writes are still tried: the firmware's verdict may differ per plane.
+fwctl clear-log
+check_eq "a later write still fails with EIO" EIO "$(writefile $PKG/gpu_offset_mv -10)"
+check "and did reach the model" test -n "$(fw_write_commands)"
 check_eq "nothing tainted the kernel out of spec" 0 $(( $(taint) & 4 ))
 check_no_splat
 finish

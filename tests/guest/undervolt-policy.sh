@@ -39,17 +39,28 @@ fwctl lock on
 check_eq "SGX comes before the OC lock" sgx "$(cat $PKG/write_block_reason)"
 fwctl sgx off
 
-# OC lock bit (MSR 0x194 bit 20)
-check_eq "write_block_reason is oc_lock" oc_lock "$(cat $PKG/write_block_reason)"
+# OC lock. MSR 0x194 bit 20 is only a hint (firmware is known to set it
+# and still take offsets): the driver tries the write, and the firmware's
+# answer, completion code 1, is what locks the package.
+check_eq "with MSR 0x194 bit 20 set write_block_reason is still none" none "$(cat $PKG/write_block_reason)"
+check_eq "oc_lock_hint is what 0x194 said at probe (0)" 0 "$(cat $PKG/oc_lock_hint)"
 fwctl clear-log
 kmsg_mark oclock
 check_eq "with the OC lock set a write fails with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv -50)"
-check_eq "with the OC lock set a write sends no mailbox command" "" "$(fwctl log)"
+check_eq "the write reached the mailbox (the model answered code 1)" \
+	0x80000111f9a48c16 "$(fw_write_commands 0)"
+check_eq "the firmware's gpu word is unchanged" 0x00048c16 "$(fwctl word 1)"
 check_grep "the refusal is logged with the reason and what to do" \
 	"gpu offset write refused \(oc_lock\): the firmware locked overclocking" \
 	"$(dmesg_since oclock)"
+check_eq "write_block_reason is now oc_lock" oc_lock "$(cat $PKG/write_block_reason)"
 check_eq "with the OC lock set reads work" 0 "$(cat $PKG/gpu_offset_mv)"
 fwctl lock off
+check_eq "the lock holds until the driver binds again" oc_lock "$(cat $PKG/write_block_reason)"
+fwctl clear-log
+check_eq "so writes fail with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv -50)"
+check_eq "and send no mailbox command" "" "$(fwctl log)"
+check "intel_undervolt binds again (rmmod, modprobe)" sh -c 'rmmod intel_undervolt && modprobe intel_undervolt'
 check_eq "write_block_reason is none again" none "$(cat $PKG/write_block_reason)"
 check_eq "writes work again" OK "$(writefile $PKG/gpu_offset_mv 0)"
 check_eq "refused writes do not taint" 0 $(( $(taint) & TAINT_CPU_OUT_OF_SPEC ))

@@ -119,45 +119,50 @@ for mv in -250 -249 -200 -128 -127 -101 -99 -98 -97 -96 -50 -3 -2 -1 0; do
 done
 check_eq "written values read back exactly, from sysfs and from the firmware" "" "$bad"
 
-# The bounds follow the module parameters; the driver refuses before any
-# command.
+# The bounds: chosen when the module loads, never past +-500 mV (where
+# Intel's reference firmware clips), and at run time only narrowed, so
+# that root gained later cannot widen them first. The driver refuses
+# before any command.
 fwctl clear-log
 check_eq "-251 is out of range" ERANGE "$(writefile $PKG/core_offset_mv -251)"
 check_eq "+1 is out of range" ERANGE "$(writefile $PKG/core_offset_mv 1)"
 check_eq "out-of-range writes send no mailbox command" "" "$(fwctl log)"
-check_eq "max_undervolt_mv=1001 is refused" ERANGE "$(writefile $PARAMS/max_undervolt_mv 1001)"
+check_eq "max_undervolt_mv=300 is refused at run time (wider)" EPERM "$(writefile $PARAMS/max_undervolt_mv 300)"
+check_eq "allow_overvolt=1 is refused at run time" EPERM "$(writefile $PARAMS/allow_overvolt 1)"
+check_eq "the bounds did not move" "-250 0" "$(cat $UV/min_offset_mv) $(cat $UV/max_offset_mv)"
+check_grep "the run-time widening is logged" "max_undervolt_mv can only be lowered at run time" "$(dmesg)"
 check_eq "max_undervolt_mv=-1 is refused" ERANGE "$(writefile $PARAMS/max_undervolt_mv -1)"
-check_eq "max_undervolt_mv=300 is accepted" OK "$(writefile $PARAMS/max_undervolt_mv 300)"
-check_eq "min_offset_mv follows" -300 "$(cat $UV/min_offset_mv)"
-check_eq "-300 is now accepted" OK "$(writefile $PKG/gpu_offset_mv -300)"
+check_eq "max_undervolt_mv=200 (narrower) is accepted" OK "$(writefile $PARAMS/max_undervolt_mv 200)"
+check_eq "min_offset_mv follows" -200 "$(cat $UV/min_offset_mv)"
+check_eq "-201 is now out of range" ERANGE "$(writefile $PKG/gpu_offset_mv -201)"
+check_eq "the firmware's gpu word is untouched" 0x00048c16 "$(fwctl word 1)"
+
+# Wider bounds come from module options, up to the hard limit.
+check "intel_undervolt unloads" rmmod intel_undervolt
+check "modprobe with max_undervolt_mv=501 fails" sh -c '! modprobe intel_undervolt max_undervolt_mv=501 2>/dev/null'
+check "so the driver is not loaded" test ! -e $UV
+check_grep "max_undervolt_mv=501 is logged as refused" "max_undervolt_mv=501 refused" "$(dmesg)"
+check "modprobe with max_undervolt_mv=500 allow_overvolt=1" modprobe intel_undervolt max_undervolt_mv=500 allow_overvolt=1
+check_eq "the bounds are -500 and +500" "-500 500" "$(cat $UV/min_offset_mv) $(cat $UV/max_offset_mv)"
+check_eq "-300 is accepted" OK "$(writefile $PKG/gpu_offset_mv -300)"
 check_eq "the firmware's gpu word holds -300 mV" -300 "$(fw_offset_mv 1)"
-check_eq "allow_overvolt=1" OK "$(writefile $PARAMS/allow_overvolt 1)"
-check_eq "max_offset_mv is 999 with allow_overvolt" 999 "$(cat $UV/max_offset_mv)"
 check_eq "+50 is accepted with allow_overvolt" OK "$(writefile $PKG/gpu_offset_mv 50)"
 check_eq "gpu_offset_mv reads 50" 50 "$(cat $PKG/gpu_offset_mv)"
 check_eq "the firmware's gpu word holds +50 mV" 50 "$(fw_offset_mv 1)"
-check_eq "+500 (the firmware's limit) is accepted" OK "$(writefile $PKG/gpu_offset_mv 500)"
+check_eq "+500 is accepted" OK "$(writefile $PKG/gpu_offset_mv 500)"
 check_eq "gpu word: offset +512 units" 0x40048c16 "$(fwctl word 1)"
-# +999 mV passes the driver's bounds; the firmware limits offsets to
-# +-500 mV and answers code 4 (voltage above the limit).
 fwctl clear-log
-check_eq "+999 is refused by the firmware with ERANGE" ERANGE "$(writefile $PKG/gpu_offset_mv 999)"
-check_eq "the +999 write reached the mailbox" "0x800001117fe48c16" "$(fw_write_commands 0)"
-check_eq "after the refusal the gpu word keeps +500 mV" 0x40048c16 "$(fwctl word 1)"
-check_eq "after the refusal gpu_offset_mv reads 500" 500 "$(cat $PKG/gpu_offset_mv)"
-fwctl clear-log
-check_eq "+1000 is out of range" ERANGE "$(writefile $PKG/gpu_offset_mv 1000)"
-check_eq "+1000 sends no mailbox command" "" "$(fwctl log)"
-check_eq "max_undervolt_mv=1000" OK "$(writefile $PARAMS/max_undervolt_mv 1000)"
+for mv in 501 999 1000 -501 -1000; do
+	check_eq "$mv is out of range" ERANGE "$(writefile $PKG/gpu_offset_mv $mv)"
+done
+check_eq "none of them sent a mailbox command" "" "$(fwctl log)"
+check_eq "the gpu word keeps +500 mV" 0x40048c16 "$(fwctl word 1)"
 check_eq "-500 is accepted" OK "$(writefile $PKG/gpu_offset_mv -500)"
 check_eq "gpu_offset_mv reads -500" -500 "$(cat $PKG/gpu_offset_mv)"
 check_eq "gpu word: offset -512 units" 0xc0048c16 "$(fwctl word 1)"
-fwctl clear-log
-check_eq "-1000 is refused by the firmware with ERANGE" ERANGE "$(writefile $PKG/gpu_offset_mv -1000)"
-check_eq "the -1000 write reached the mailbox" "0x8000011180048c16" "$(fw_write_commands 0)"
-check_eq "after the refusal the gpu word keeps -500 mV" 0xc0048c16 "$(fwctl word 1)"
-writefile $PARAMS/allow_overvolt 0 >/dev/null
+check_eq "allow_overvolt=0 (narrower) is accepted" OK "$(writefile $PARAMS/allow_overvolt 0)"
 check_eq "max_offset_mv is 0 again" 0 "$(cat $UV/max_offset_mv)"
+check_eq "allow_overvolt=1 is refused again" EPERM "$(writefile $PARAMS/allow_overvolt 1)"
 
 # Unloading the driver writes back, on every package, the offsets it had
 # when the driver bound; the firmware keeps them.

@@ -101,8 +101,9 @@ before=$(planes)
 printf 'core = -80\ncache = -80\ngpu = -45\nuncore = -35\nanalogio = -25\n' > /tmp/mid.conf
 words_before=$(fw_words)
 fwctl clear-log
-# Completion code 31 (EIO) on the next write to domain 3, uncore.
-fwctl inject-write 31 3
+# Completion code 6, which no document explains (EIO), on the next write
+# to domain 3, uncore.
+fwctl inject-write 6 3
 run undervoltctl apply /tmp/mid.conf
 check_eq "the firmware failing after three planes were written fails apply" 1 "$rc"
 check_eq "... the injection was used" none "$(fwctl injection)"
@@ -163,7 +164,7 @@ check_eq "... and uncore to the confirmed -20" -20 "$(cat $PKG/uncore_offset_mv)
 check_grep "... the driver logged the revert" "trial: no confirmation within trial_seconds" "$(dmesg_since 'TEST-MARK trial')"
 run undervoltctl set --trial 0 gpu=-30
 check_eq "set --trial 0 exits 0 and turns trial mode off" "0 0" "$rc $(cat $PARAMS/trial_seconds)"
-fwctl inject-write 31 1
+fwctl inject-write 6 1
 run undervoltctl set --trial 5 gpu=-40
 check_eq "a failed set --trial exits 1" 1 "$rc"
 check_eq "... and puts trial_seconds back" 0 "$(cat $PARAMS/trial_seconds)"
