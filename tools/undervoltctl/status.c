@@ -160,7 +160,8 @@ static void print_json(const struct uv_sysfs *s, const struct status *st)
 
 		printf("%s\n    {\"id\": %u, \"writable\": %s, "
 		       "\"write_block_reason\": ", i ? "," : "", p->id,
-		       strcmp(p->reason, "none") == 0 ? "true" : "false");
+		       p->reason[0] && !sysfs_block_advice(p->reason) ?
+		       "true" : "false");
 		if (p->reason[0])
 			json_string(p->reason);
 		else
@@ -220,6 +221,8 @@ static void print_table(const struct status *st)
 		if (!p->reason[0])
 			printf("writable: unknown (write_block_reason "
 			       "unreadable)\n");
+		else if (sysfs_ignored_note(p->reason))
+			printf("writable, but %s\n", sysfs_ignored_note(p->reason));
 		else if (!advice)
 			printf("writable\n");
 		else

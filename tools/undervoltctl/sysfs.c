@@ -300,7 +300,23 @@ int sysfs_block_reason(const struct uv_sysfs *s, unsigned int pkg, char *buf,
 	return r ? r : sysfs_read_word(path, buf, size);
 }
 
-/* What a user can do about a write_block_reason; NULL for "none". */
+/* What "firmware_ignored" means for the user; NULL for any other reason. */
+const char *sysfs_ignored_note(const char *reason)
+{
+	if (strcmp(reason, "firmware_ignored") != 0)
+		return NULL;
+	return "the firmware acknowledged the last write and kept its old "
+	       "offset; undervolting is likely disabled by the firmware or "
+	       "its microcode (look for an undervolt protection or "
+	       "overclocking option in the firmware setup)";
+}
+
+/*
+ * What a user can do about a write_block_reason that refuses writes; NULL
+ * when writes are allowed: "none", and "firmware_ignored", which reports
+ * that the firmware did not keep the last write (see sysfs_ignored_note)
+ * without refusing the next one.
+ */
 const char *sysfs_block_advice(const char *reason)
 {
 	static const struct { const char *reason, *advice; } advice[] = {
@@ -315,7 +331,7 @@ const char *sysfs_block_advice(const char *reason)
 	};
 	size_t i;
 
-	if (strcmp(reason, "none") == 0)
+	if (strcmp(reason, "none") == 0 || sysfs_ignored_note(reason))
 		return NULL;
 	for (i = 0; i < sizeof(advice) / sizeof(advice[0]); i++)
 		if (strcmp(reason, advice[i].reason) == 0)

@@ -86,6 +86,7 @@ int sysfs_bounds(const struct uv_sysfs *s, long *min, long *max);
 int sysfs_block_reason(const struct uv_sysfs *s, unsigned int pkg, char *buf,
 		       size_t size);
 const char *sysfs_block_advice(const char *reason);
+const char *sysfs_ignored_note(const char *reason);
 
 /* The verbs; each returns an exit code. */
 int cmd_status(const struct uv_sysfs *s, const struct uv_opts *o);

@@ -296,6 +296,18 @@ uvc status --json
 check_eq "JSON: an unreadable recovery switch is null" None "$(json 'd["recovery_switch"]')"
 echo Y > "$params/apply"
 echo none > "$drv/package_01/write_block_reason"
+# firmware_ignored reports the last write without refusing the next one.
+echo firmware_ignored > "$drv/package_01/write_block_reason"
+uvc set --package 1 core=-30
+expect "firmware_ignored does not refuse a write" 0
+check_eq "... which reaches the driver" -30 "$(val 01 core)"
+uvc status
+expect "status says the firmware ignored the last write" 0 \
+	'^package 1: writable, but the firmware acknowledged the last write and kept its old offset'
+uvc status --json
+check_eq "JSON: a package whose last write was ignored is writable" "True firmware_ignored" \
+	"$(json 'd["packages"][1]["writable"], d["packages"][1]["write_block_reason"]' | tr -d "(),'")"
+echo none > "$drv/package_01/write_block_reason"
 
 # --- reset -----------------------------------------------------------------------
 make_tree
