@@ -25,10 +25,11 @@
  *   completion code 4 (qemu/MODEL.md), which fails the write with ERANGE
  *   after the read and the refused write of the plane;
  * - confirm: kstrtouint, and the value must be 1 (else EINVAL);
- * - max_undervolt_mv: kstrtoint, 0..1000 (else ERANGE); min_offset_mv
- *   follows;
+ * - max_undervolt_mv: kstrtoint, 0..500 (else ERANGE), and at run time
+ *   never above its current value (else EPERM); min_offset_mv follows;
  * - allow_overvolt, apply: kstrtobool (y, Y, t, T, 1, n, N, f, F, 0, on,
- *   off by their first characters).
+ *   off by their first characters); allow_overvolt cannot be turned on at
+ *   run time (EPERM), and with it max_offset_mv is 500.
  *
  * Offsets must reach the firmware exactly and nothing else may. The
  * firmware is the OC mailbox model of our QEMU (qemu/MODEL.md), observed
@@ -306,6 +307,9 @@ static int parse_bool(const char *s, bool *res)
 	}
 }
 
+/* The driver's hard bound, either way (Intel's reference firmware's). */
+#define POLICY_LIMIT_MV	500
+
 static int min_mv(void)
 {
 	return -max_undervolt;
@@ -313,7 +317,7 @@ static int min_mv(void)
 
 static int max_mv(void)
 {
-	return allow_overvolt ? 999 : 0;
+	return allow_overvolt ? POLICY_LIMIT_MV : 0;
 }
 
 /* uv_mv_to_units(): DIV_ROUND_CLOSEST(mv * 1024, 1000) */
@@ -368,10 +372,16 @@ static struct outcome expect(const struct target *t, const char *s, size_t n)
 		break;
 	case MAX_UNDERVOLT:
 		o.err = -parse_int(s, &o.ival);
-		if (!o.err && (o.ival < 0 || o.ival > 1000))
+		if (!o.err && (o.ival < 0 || o.ival > POLICY_LIMIT_MV))
 			o.err = ERANGE;
+		if (!o.err && o.ival > max_undervolt)
+			o.err = EPERM;
 		break;
 	case ALLOW_OVERVOLT:
+		o.err = -parse_bool(s, &o.bval);
+		if (!o.err && o.bval && !allow_overvolt)
+			o.err = EPERM;
+		break;
 	case APPLY:
 		o.err = -parse_bool(s, &o.bval);
 		break;
