@@ -7,9 +7,14 @@
  * # comments), never executed. "undervolt INDEX 'NAME' MV" lines (spelt
  * "apply" in old versions) become PLANE = MV lines; every other line is
  * reported with the kernel interface to use instead.
+ *
+ * The input is whatever a user points it at, so it is treated as hostile:
+ * binary input is refused, what is quoted back is made printable, and the
+ * messages about single lines stop after MAX_NOTES.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +23,8 @@
 
 #define MAX_TOKENS 8
 #define MAX_TOKEN 128
+/* Past this many, messages about single lines are counted, not printed. */
+#define MAX_NOTES 20
 
 struct tokens {
 	size_t n;
@@ -99,9 +106,14 @@ static int tokenize(const char *p, const char *end, struct tokens *t)
 	}
 }
 
-/* A printable copy of a line for messages, shortened if long. */
-static void quote_line(const char *p, const char *end, char *buf, size_t size)
+/*
+ * A printable copy of LEN bytes for messages and the output's header,
+ * shortened if long: a control byte quoted as is could hide the rest of
+ * the message (a carriage return) or start a line of the output.
+ */
+static void printable(const char *p, size_t len, char *buf, size_t size)
 {
+	const char *end = p + len;
 	size_t n = 0;
 
 	while (p < end && n + 4 < size)
@@ -117,11 +129,31 @@ struct imported {
 	unsigned int line[PLANE_COUNT];
 };
 
-static int convert_undervolt(const struct tokens *t, const char *file,
-			     unsigned int line, struct imported *im,
-			     FILE *diag)
+/* Where messages go and how many were printed. */
+struct diag {
+	const char *file;	/* printable */
+	FILE *f;
+	unsigned int notes;
+};
+
+__attribute__((format(printf, 3, 4)))
+static void note(struct diag *d, unsigned int line, const char *fmt, ...)
 {
-	char *end;
+	va_list ap;
+
+	if (++d->notes > MAX_NOTES)
+		return;
+	fprintf(d->f, "undervoltctl: %s:%u: ", d->file, line);
+	va_start(ap, fmt);
+	vfprintf(d->f, fmt, ap);
+	va_end(ap);
+	fputc('\n', d->f);
+}
+
+static int convert_undervolt(const struct tokens *t, unsigned int line,
+			     struct imported *im, struct diag *d)
+{
+	char *end, value[40];
 	long idx;
 	double mv;
 	long whole;
@@ -129,141 +161,269 @@ static int convert_undervolt(const struct tokens *t, const char *file,
 	errno = 0;
 	idx = t->n == 4 ? strtol(t->tok[1], &end, 10) : -1;
 	if (t->n != 4 || *end || end == t->tok[1] || errno) {
-		fprintf(diag, "undervoltctl: %s:%u: expected undervolt INDEX "
-			"'NAME' MV; not carried over\n", file, line);
+		note(d, line, "expected undervolt INDEX 'NAME' MV; not carried "
+		     "over");
 		return -1;
 	}
 	if (idx < 0 || idx >= (long)(sizeof(index_plane) /
 				     sizeof(index_plane[0]))) {
-		fprintf(diag, "undervoltctl: %s:%u: index %ld is none of "
-			"intel-undervolt's planes 0 to 4; not carried over\n",
-			file, line, idx);
+		note(d, line, "index %ld is none of intel-undervolt's planes 0 "
+		     "to 4; not carried over", idx);
 		return -1;
 	}
+	printable(t->tok[3], strlen(t->tok[3]), value, sizeof(value));
 	errno = 0;
 	mv = strtod(t->tok[3], &end);
-	if (*end || end == t->tok[3] || errno || !isfinite(mv) ||
-	    fabs(mv) > CONFIG_MAX_ABS_MV) {
-		fprintf(diag, "undervoltctl: %s:%u: '%.32s' is not an offset "
-			"in mV between -%d and %d; not carried over\n", file,
-			line, t->tok[3], CONFIG_MAX_ABS_MV, CONFIG_MAX_ABS_MV);
+	if (*end || end == t->tok[3] || errno || !isfinite(mv)) {
+		note(d, line, "'%s' is not a number of millivolts; not carried "
+		     "over", value);
+		return -1;
+	}
+	if (fabs(mv) > CONFIG_MAX_ABS_MV) {
+		note(d, line, "%s mV is beyond -%d to %d mV, more than any CPU "
+		     "takes; not carried over", value, CONFIG_MAX_ABS_MV,
+		     CONFIG_MAX_ABS_MV);
 		return -1;
 	}
 	whole = (long)trunc(mv);	/* toward 0: the safe side */
 	if ((double)whole != mv)
-		fprintf(diag, "undervoltctl: %s:%u: %s mV rounded toward 0 to "
-			"%ld mV; offsets here are whole millivolts\n", file,
-			line, t->tok[3], whole);
+		note(d, line, "%s mV rounded toward 0 to %ld mV; offsets here "
+		     "are whole millivolts", value, whole);
 	if (im->set[index_plane[idx]])
-		fprintf(diag, "undervoltctl: %s:%u: index %ld already set on "
-			"line %u; this later value is used\n", file, line, idx,
-			im->line[index_plane[idx]]);
+		note(d, line, "index %ld already set on line %u; this later "
+		     "value is used", idx, im->line[index_plane[idx]]);
 	im->set[index_plane[idx]] = true;
 	im->mv[index_plane[idx]] = whole;
 	im->line[index_plane[idx]] = line;
 	return 0;
 }
 
-static void report_other(const struct tokens *t, const char *file,
-			 unsigned int line, const char *text, FILE *diag)
+/* True for a directive of intel-undervolt that has a kernel interface. */
+static bool report_other(const struct tokens *t, unsigned int line,
+			 const char *text, struct diag *d)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
 		if (strcmp(t->tok[0], other[i].word) == 0) {
-			fprintf(diag, "undervoltctl: %s:%u: '%s' not carried "
-				"over; %s\n", file, line, text,
-				other[i].advice);
-			return;
+			note(d, line, "'%s' not carried over; %s", text,
+			     other[i].advice);
+			return true;
 		}
 	}
-	fprintf(diag, "undervoltctl: %s:%u: '%s' is no intel-undervolt "
-		"directive known here; not carried over\n", file, line, text);
+	note(d, line, "'%s' is no intel-undervolt directive known here; not "
+	     "carried over", text);
+	return false;
+}
+
+/* "# undervolt 0 'CPU' -80": a line the user switched off. */
+static bool commented_undervolt(const char *p, const char *end,
+				struct tokens *t)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || *p != '#')
+		return false;
+	while (p < end && (*p == '#' || *p == ' ' || *p == '\t'))
+		p++;
+	return tokenize(p, end, t) == 0 && t->n == 4 &&
+	       (strcmp(t->tok[0], "undervolt") == 0 ||
+		strcmp(t->tok[0], "apply") == 0) &&
+	       t->tok[1][0] >= '0' && t->tok[1][0] <= '9';
+}
+
+/* The first byte that no text file has, or NULL. */
+static const char *binary_byte(const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' &&
+		    c != '\f')
+			return buf + i;
+		if (c == 0x7f)
+			return buf + i;
+	}
+	return NULL;
+}
+
+static void write_config(const struct imported *im, const char *file,
+			 FILE *out)
+{
+	enum plane pl;
+
+	fprintf(out, "# undervolt.conf(5), imported from %s by "
+		"'undervoltctl import'.\n# Review it, then run "
+		"'undervoltctl apply --dry-run'.\n", file);
+	for (pl = 0; pl < PLANE_COUNT; pl++)
+		if (im->set[pl])
+			fprintf(out, "%s = %ld\n", plane_name(pl), im->mv[pl]);
 }
 
 int import_convert(const char *buf, size_t len, const char *file, FILE *out,
-		   FILE *diag)
+		   FILE *diag, struct import_result *res)
 {
-	const char *p = buf, *end = buf + len, *nl;
+	const char *p = buf, *end = buf + len, *nl, *eol, *bad;
+	struct diag d = { .f = diag };
+	char text[64], name[128];
 	struct imported im;
 	struct tokens *t;
-	char text[64];
 	unsigned int line = 0;
-	int skipped = 0, n = 0;
 	enum plane pl;
 
+	memset(res, 0, sizeof(*res));
+	printable(file, strlen(file), name, sizeof(name));
+	d.file = name;
+	bad = binary_byte(buf, len);
+	if (bad) {
+		for (; p < bad; p++)
+			line += *p == '\n';
+		fprintf(diag, "undervoltctl: %s:%u: byte 0x%02x: this is not a "
+			"text file, so not an intel-undervolt configuration; "
+			"nothing was imported\n", name, line + 1,
+			(unsigned char)*bad);
+		res->binary = true;
+		return 0;
+	}
 	t = malloc(sizeof(*t));
 	if (!t)
 		return -1;
 	memset(&im, 0, sizeof(im));
 	for (; p < end; p = nl ? nl + 1 : end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
+		eol = nl ? nl : end;
+		/* A file saved on Windows: the \r belongs to the line end. */
+		if (eol > p && eol[-1] == '\r')
+			eol--;
 		line++;
-		quote_line(p, nl ? nl : end, text, sizeof(text));
-		if (tokenize(p, nl ? nl : end, t) < 0) {
-			fprintf(diag, "undervoltctl: %s:%u: '%s' cannot be "
-				"read (unterminated quote or too long); not "
-				"carried over\n", file, line, text);
-			skipped++;
+		printable(p, (size_t)(eol - p), text, sizeof(text));
+		if (tokenize(p, eol, t) < 0) {
+			note(&d, line, "'%s' cannot be read (unterminated quote "
+			     "or too long); not carried over", text);
+			res->failed++;
 		} else if (t->n == 0) {
-			continue;
+			res->commented += commented_undervolt(p, eol, t);
 		} else if (strcmp(t->tok[0], "undervolt") == 0 ||
 			   strcmp(t->tok[0], "apply") == 0) {	/* older versions */
-			if (convert_undervolt(t, file, line, &im, diag) < 0)
-				skipped++;
+			if (convert_undervolt(t, line, &im, &d) < 0)
+				res->failed++;
+		} else if (report_other(t, line, text, &d)) {
+			res->advised++;
 		} else {
-			report_other(t, file, line, text, diag);
-			skipped++;
+			res->failed++;
 		}
 	}
 	free(t);
-	if (skipped)
-		fprintf(diag, "undervoltctl: %d line%s of %s not carried over; "
-			"see above for what to use instead\n", skipped,
-			skipped == 1 ? "" : "s", file);
+	if (d.notes > MAX_NOTES)
+		fprintf(diag, "undervoltctl: %s: %u more messages not shown\n",
+			name, d.notes - MAX_NOTES);
 	for (pl = 0; pl < PLANE_COUNT; pl++)
-		n += im.set[pl];
-	if (n == 0)
+		res->planes += im.set[pl];
+	if (res->planes == 0)
 		return 0;
 	if (im.set[PLANE_CORE] && im.set[PLANE_CACHE] &&
 	    im.mv[PLANE_CORE] != im.mv[PLANE_CACHE])
-		fprintf(diag, "undervoltctl: %s: core and cache differ; on "
-			"Skylake and later they are one plane, so give them one "
-			"value before applying\n", file);
-	fprintf(out, "# undervolt.conf(5), imported from %s by "
-		"'undervoltctl import'.\n# Review it, then run "
-		"'undervoltctl apply --dry-run'.\n", file);
-	for (pl = 0; pl < PLANE_COUNT; pl++) {
-		if (!im.set[pl])
-			continue;
-		fprintf(out, "%s = %ld\n", plane_name(pl), im.mv[pl]);
+		fprintf(diag, "undervoltctl: %s: core and cache differ (%ld and "
+			"%ld mV); on Skylake and later they are one plane, the "
+			"CPU uses the higher offset (%ld mV) and 'undervoltctl "
+			"apply' refuses the pair: give both the value you "
+			"mean\n", name, im.mv[PLANE_CORE], im.mv[PLANE_CACHE],
+			im.mv[PLANE_CORE] > im.mv[PLANE_CACHE] ?
+			im.mv[PLANE_CORE] : im.mv[PLANE_CACHE]);
+	write_config(&im, name, out);
+	return 0;
+}
+
+/* The converted text to standard output, or whole to FILE (-o), or nothing. */
+static int write_output(const char *file, const char *text, size_t len,
+			int planes)
+{
+	int r;
+
+	if (!file || strcmp(file, "-") == 0) {
+		if (fwrite(text, 1, len, stdout) != len || fflush(stdout)) {
+			uv_warn("standard output: %s; the import is incomplete",
+				strerror(errno));
+			return UV_EXIT_FAIL;
+		}
+		return UV_EXIT_OK;
 	}
-	return n;
+	r = uv_write_atomic(file, text, len);
+	if (r) {
+		uv_warn("%s: cannot write: %s; the file is as it was%s", file,
+			strerror(-r), r == -EACCES || r == -EPERM ?
+			"; run as root" : "");
+		return UV_EXIT_FAIL;
+	}
+	printf("wrote %s: %d plane%s; review it, then run 'undervoltctl apply "
+	       "--dry-run %s'\n", file, planes, planes == 1 ? "" : "s", file);
+	return UV_EXIT_OK;
 }
 
 int cmd_import(const struct uv_opts *o)
 {
-	const char *file = o->argc ? o->argv[0] : UV_DEFAULT_IMPORT;
-	size_t len;
-	char *buf;
-	int r, n;
+	const char *path = o->argc ? o->argv[0] : UV_DEFAULT_IMPORT;
+	const char *file = uv_input_name(path);
+	struct import_result res;
+	char *buf, *text = NULL;
+	size_t len, tlen = 0;
+	FILE *out;
+	int r, code = UV_EXIT_FAIL;
 
-	r = uv_slurp(file, 1024 * 1024, &buf, &len);
+	r = uv_slurp(path, CONFIG_MAX_SIZE, &buf, &len);
+	if (r == -EFBIG) {
+		uv_warn("%s: larger than %d KiB, where an intel-undervolt "
+			"configuration takes a few hundred bytes: is it the "
+			"right file? nothing was imported", file,
+			CONFIG_MAX_SIZE / 1024);
+		return UV_EXIT_USAGE;
+	}
 	if (r) {
-		uv_warn("%s: %s; give the intel-undervolt configuration file "
-			"as an argument", file, strerror(-r));
+		uv_warn("%s: %s; nothing was imported%s", file, strerror(-r),
+			o->argc ? "" : "; give the intel-undervolt "
+			"configuration file as an argument");
 		return UV_EXIT_FAIL;
 	}
-	n = import_convert(buf, len, file, stdout, stderr);
+	/* Held in memory: nothing reaches the output unless all is well. */
+	out = open_memstream(&text, &tlen);
+	r = out ? import_convert(buf, len, file, out, stderr, &res) : -1;
+	if (out && fclose(out))
+		r = -1;
 	free(buf);
-	if (n < 0) {
+	if (r < 0) {
 		uv_warn("out of memory");
-		return UV_EXIT_FAIL;
+		goto done;
 	}
-	if (n == 0) {
+	if (res.binary) {
+		code = UV_EXIT_USAGE;
+		goto done;
+	}
+	if (res.failed + res.advised)
+		uv_warn("%s: %d line%s not carried over; see above for why and "
+			"what to use instead", file, res.failed + res.advised,
+			res.failed + res.advised == 1 ? "" : "s");
+	if (res.planes == 0 && res.commented) {
+		uv_warn("%s: every undervolt line is commented out (%d of "
+			"them); remove the '#' before those you want, then "
+			"import again", file, res.commented);
+		goto done;
+	}
+	if (res.planes == 0) {
 		uv_warn("%s: no undervolt line to import; is it an "
 			"intel-undervolt configuration?", file);
-		return UV_EXIT_FAIL;
+		goto done;
 	}
-	return UV_EXIT_OK;
+	if (res.failed && !o->partial) {
+		uv_warn("%s: %d line%s could not be converted; nothing was "
+			"written: fix %s, or give --partial to import the rest",
+			file, res.failed, res.failed == 1 ? "" : "s",
+			res.failed == 1 ? "it" : "them");
+		goto done;
+	}
+	code = write_output(o->output, text, tlen, res.planes);
+done:
+	free(text);
+	return code;
 }
