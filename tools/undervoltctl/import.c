@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "import.h"
 #include "undervoltctl.h"
 
 #define MAX_TOKENS 8
@@ -111,7 +113,7 @@ static int tokenize(const char *p, const char *end, struct tokens *t)
  * shortened if long: a control byte quoted as is could hide the rest of
  * the message (a carriage return) or start a line of the output.
  */
-static void printable(const char *p, size_t len, char *buf, size_t size)
+void import_printable(const char *p, size_t len, char *buf, size_t size)
 {
 	const char *end = p + len;
 	size_t n = 0;
@@ -123,21 +125,7 @@ static void printable(const char *p, size_t len, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
-struct imported {
-	bool set[PLANE_COUNT];
-	long mv[PLANE_COUNT];
-	unsigned int line[PLANE_COUNT];
-};
-
-/* Where messages go and how many were printed. */
-struct diag {
-	const char *file;	/* printable */
-	FILE *f;
-	unsigned int notes;
-};
-
-__attribute__((format(printf, 3, 4)))
-static void note(struct diag *d, unsigned int line, const char *fmt, ...)
+void import_note(struct diag *d, unsigned int line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -150,47 +138,56 @@ static void note(struct diag *d, unsigned int line, const char *fmt, ...)
 	fputc('\n', d->f);
 }
 
+int import_mv(const char *text, unsigned int line, struct diag *d, long *out)
+{
+	char *end, value[40];
+	double mv;
+
+	import_printable(text, strlen(text), value, sizeof(value));
+	errno = 0;
+	mv = strtod(text, &end);
+	if (*end || end == text || errno || !isfinite(mv)) {
+		import_note(d, line, "'%s' is not a number of millivolts; not "
+			    "carried over", value);
+		return -1;
+	}
+	if (fabs(mv) > CONFIG_MAX_ABS_MV) {
+		import_note(d, line, "%s mV is beyond -%d to %d mV, more than "
+			    "any CPU takes; not carried over", value,
+			    CONFIG_MAX_ABS_MV, CONFIG_MAX_ABS_MV);
+		return -1;
+	}
+	*out = (long)trunc(mv);	/* toward 0: the safe side */
+	if ((double)*out != mv)
+		import_note(d, line, "%s mV rounded toward 0 to %ld mV; offsets "
+			    "here are whole millivolts", value, *out);
+	return 0;
+}
+
 static int convert_undervolt(const struct tokens *t, unsigned int line,
 			     struct imported *im, struct diag *d)
 {
-	char *end, value[40];
+	char *end;
 	long idx;
-	double mv;
 	long whole;
 
 	errno = 0;
 	idx = t->n == 4 ? strtol(t->tok[1], &end, 10) : -1;
 	if (t->n != 4 || *end || end == t->tok[1] || errno) {
-		note(d, line, "expected undervolt INDEX 'NAME' MV; not carried "
+		import_note(d, line, "expected undervolt INDEX 'NAME' MV; not carried "
 		     "over");
 		return -1;
 	}
 	if (idx < 0 || idx >= (long)(sizeof(index_plane) /
 				     sizeof(index_plane[0]))) {
-		note(d, line, "index %ld is none of intel-undervolt's planes 0 "
+		import_note(d, line, "index %ld is none of intel-undervolt's planes 0 "
 		     "to 4; not carried over", idx);
 		return -1;
 	}
-	printable(t->tok[3], strlen(t->tok[3]), value, sizeof(value));
-	errno = 0;
-	mv = strtod(t->tok[3], &end);
-	if (*end || end == t->tok[3] || errno || !isfinite(mv)) {
-		note(d, line, "'%s' is not a number of millivolts; not carried "
-		     "over", value);
+	if (import_mv(t->tok[3], line, d, &whole) < 0)
 		return -1;
-	}
-	if (fabs(mv) > CONFIG_MAX_ABS_MV) {
-		note(d, line, "%s mV is beyond -%d to %d mV, more than any CPU "
-		     "takes; not carried over", value, CONFIG_MAX_ABS_MV,
-		     CONFIG_MAX_ABS_MV);
-		return -1;
-	}
-	whole = (long)trunc(mv);	/* toward 0: the safe side */
-	if ((double)whole != mv)
-		note(d, line, "%s mV rounded toward 0 to %ld mV; offsets here "
-		     "are whole millivolts", value, whole);
 	if (im->set[index_plane[idx]])
-		note(d, line, "index %ld already set on line %u; this later "
+		import_note(d, line, "index %ld already set on line %u; this later "
 		     "value is used", idx, im->line[index_plane[idx]]);
 	im->set[index_plane[idx]] = true;
 	im->mv[index_plane[idx]] = whole;
@@ -206,12 +203,12 @@ static bool report_other(const struct tokens *t, unsigned int line,
 
 	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
 		if (strcmp(t->tok[0], other[i].word) == 0) {
-			note(d, line, "'%s' not carried over; %s", text,
+			import_note(d, line, "'%s' not carried over; %s", text,
 			     other[i].advice);
 			return true;
 		}
 	}
-	note(d, line, "'%s' is no intel-undervolt directive known here; not "
+	import_note(d, line, "'%s' is no intel-undervolt directive known here; not "
 	     "carried over", text);
 	return false;
 }
@@ -250,72 +247,142 @@ static const char *binary_byte(const char *buf, size_t len)
 }
 
 static void write_config(const struct imported *im, const char *file,
-			 FILE *out)
+			 const char *format, FILE *out)
 {
 	enum plane pl;
 
-	fprintf(out, "# undervolt.conf(5), imported from %s by "
+	fprintf(out, "# undervolt.conf(5), imported from %s%s%s by "
 		"'undervoltctl import'.\n# Review it, then run "
-		"'undervoltctl apply --dry-run'.\n", file);
+		"'undervoltctl apply --dry-run'.\n", file,
+		format ? ", a configuration of " : "", format ? format : "");
 	for (pl = 0; pl < PLANE_COUNT; pl++)
 		if (im->set[pl])
 			fprintf(out, "%s = %ld\n", plane_name(pl), im->mv[pl]);
 }
 
-int import_convert(const char *buf, size_t len, const char *file, FILE *out,
-		   FILE *diag, struct import_result *res)
+/* One line at a time, as intel-undervolt's own parser reads it. */
+static int convert_intel_undervolt(const char *buf, size_t len,
+				   struct imported *im, struct diag *d,
+				   struct import_result *res)
 {
-	const char *p = buf, *end = buf + len, *nl, *eol, *bad;
-	struct diag d = { .f = diag };
-	char text[64], name[128];
-	struct imported im;
-	struct tokens *t;
+	const char *p = buf, *end = buf + len, *nl, *eol;
 	unsigned int line = 0;
-	enum plane pl;
+	struct tokens *t;
+	char text[64];
 
-	memset(res, 0, sizeof(*res));
-	printable(file, strlen(file), name, sizeof(name));
-	d.file = name;
-	bad = binary_byte(buf, len);
-	if (bad) {
-		for (; p < bad; p++)
-			line += *p == '\n';
-		fprintf(diag, "undervoltctl: %s:%u: byte 0x%02x: this is not a "
-			"text file, so not an intel-undervolt configuration; "
-			"nothing was imported\n", name, line + 1,
-			(unsigned char)*bad);
-		res->binary = true;
-		return 0;
-	}
 	t = malloc(sizeof(*t));
 	if (!t)
 		return -1;
-	memset(&im, 0, sizeof(im));
 	for (; p < end; p = nl ? nl + 1 : end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
-		eol = nl ? nl : end;
-		/* A file saved on Windows: the \r belongs to the line end. */
-		if (eol > p && eol[-1] == '\r')
-			eol--;
+		eol = import_line_end(p, nl ? nl : end);
 		line++;
-		printable(p, (size_t)(eol - p), text, sizeof(text));
+		import_printable(p, (size_t)(eol - p), text, sizeof(text));
 		if (tokenize(p, eol, t) < 0) {
-			note(&d, line, "'%s' cannot be read (unterminated quote "
-			     "or too long); not carried over", text);
+			import_note(d, line, "'%s' cannot be read (unterminated "
+				    "quote or too long); not carried over",
+				    text);
 			res->failed++;
 		} else if (t->n == 0) {
 			res->commented += commented_undervolt(p, eol, t);
 		} else if (strcmp(t->tok[0], "undervolt") == 0 ||
 			   strcmp(t->tok[0], "apply") == 0) {	/* older versions */
-			if (convert_undervolt(t, line, &im, &d) < 0)
+			if (convert_undervolt(t, line, im, d) < 0)
 				res->failed++;
-		} else if (report_other(t, line, text, &d)) {
+		} else if (report_other(t, line, text, d)) {
 			res->advised++;
 		} else {
 			res->failed++;
 		}
 	}
 	free(t);
+	return 0;
+}
+
+const char *import_line_end(const char *p, const char *eol)
+{
+	/* A file saved on Windows: the \r belongs to the line end. */
+	return eol > p && eol[-1] == '\r' ? eol - 1 : eol;
+}
+
+enum format { FORMAT_INTEL_UNDERVOLT, FORMAT_THROTTLED, FORMAT_THROTTLESTOP };
+
+/*
+ * intel-undervolt's files have no sections; throttled's and ThrottleStop's
+ * are INI files, ThrottleStop's with a [ThrottleStop] section and
+ * FIVRVoltage keys.
+ */
+static enum format detect_format(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len, *nl;
+	bool ini = false;
+
+	for (; p < end; p = nl ? nl + 1 : end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if ((size_t)(end - p) >= 14 &&
+		    strncasecmp(p, "[ThrottleStop]", 14) == 0)
+			return FORMAT_THROTTLESTOP;
+		if ((size_t)(end - p) >= 11 &&
+		    strncasecmp(p, "FIVRVoltage", 11) == 0)
+			return FORMAT_THROTTLESTOP;
+		if (p < end && *p == '[')
+			ini = true;
+	}
+	return ini ? FORMAT_THROTTLED : FORMAT_INTEL_UNDERVOLT;
+}
+
+int import_convert(const char *buf, size_t len, const char *file, FILE *out,
+		   FILE *diag, struct import_result *res)
+{
+	struct diag d = { .f = diag };
+	const char *p, *bad;
+	struct imported im;
+	unsigned int line = 0;
+	char name[128];
+	enum plane pl;
+	int r = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&im, 0, sizeof(im));
+	import_printable(file, strlen(file), name, sizeof(name));
+	d.file = name;
+	bad = binary_byte(buf, len);
+	if (bad) {
+		for (p = buf; p < bad; p++)
+			line += *p == '\n';
+		fprintf(diag, "undervoltctl: %s:%u: byte 0x%02x: this is not a "
+			"text file, so not a configuration to import; nothing "
+			"was imported\n", name, line + 1, (unsigned char)*bad);
+		res->binary = true;
+		return 0;
+	}
+	switch (detect_format(buf, len)) {
+	case FORMAT_INTEL_UNDERVOLT:
+		r = convert_intel_undervolt(buf, len, &im, &d, res);
+		break;
+	case FORMAT_THROTTLED:
+		res->format = "throttled";
+		r = import_throttled(buf, len, &im, &d, res);
+		break;
+	case FORMAT_THROTTLESTOP:
+		/*
+		 * Its FIVR offsets are hex words per plane and profile; until
+		 * a converter is checked against ThrottleStop itself, say so
+		 * rather than guess.
+		 */
+		res->format = "ThrottleStop";
+		fprintf(diag, "undervoltctl: %s: a ThrottleStop.ini; its FIVR "
+			"offsets are not converted yet: read each plane's "
+			"offset in ThrottleStop's FIVR window and write it as "
+			"'PLANE = MV' (undervolt.conf(5)); nothing was "
+			"imported\n", name);
+		res->refused = true;
+		return 0;
+	}
+	if (r < 0)
+		return -1;
 	if (d.notes > MAX_NOTES)
 		fprintf(diag, "undervoltctl: %s: %u more messages not shown\n",
 			name, d.notes - MAX_NOTES);
@@ -332,7 +399,7 @@ int import_convert(const char *buf, size_t len, const char *file, FILE *out,
 			"mean\n", name, im.mv[PLANE_CORE], im.mv[PLANE_CACHE],
 			im.mv[PLANE_CORE] > im.mv[PLANE_CACHE] ?
 			im.mv[PLANE_CORE] : im.mv[PLANE_CACHE]);
-	write_config(&im, name, out);
+	write_config(&im, name, res->format, out);
 	return 0;
 }
 
@@ -401,9 +468,12 @@ int cmd_import(const struct uv_opts *o)
 		goto done;
 	}
 	if (res.failed + res.advised)
-		uv_warn("%s: %d line%s not carried over; see above for why and "
-			"what to use instead", file, res.failed + res.advised,
+		uv_warn("%s: %d line%s not carried over as written; see above for "
+			"why and what to use instead", file,
+			res.failed + res.advised,
 			res.failed + res.advised == 1 ? "" : "s");
+	if (res.refused)
+		goto done;
 	if (res.planes == 0 && res.commented) {
 		uv_warn("%s: every undervolt line is commented out (%d of "
 			"them); remove the '#' before those you want, then "
@@ -411,8 +481,9 @@ int cmd_import(const struct uv_opts *o)
 		goto done;
 	}
 	if (res.planes == 0) {
-		uv_warn("%s: no undervolt line to import; is it an "
-			"intel-undervolt configuration?", file);
+		uv_warn("%s: no %s to import; is it %s configuration?", file,
+			res.format ? "undervolt offset" : "undervolt line",
+			res.format ? "a throttled" : "an intel-undervolt");
 		goto done;
 	}
 	if (res.failed && !o->partial) {

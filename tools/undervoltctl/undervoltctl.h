@@ -8,7 +8,8 @@
  *	status.c	status, as a table or as JSON
  *	json.c		JSON strings and numbers for status and report
  *	monitor.c	monitor: RAPL power, coretemp, cpufreq, offsets
- *	import.c	import of intel-undervolt configuration files
+ *	import.c	import: intel-undervolt files, format detection
+ *	import_throttled.c  import of throttled's [UNDERVOLT*] sections
  *	outfile.c	import -o: a file replaced whole or not at all
  *	report.c	report: what a bug report or compatibility table needs
  *	config.c	the undervolt.conf(5) parser (fuzzed by fuzz_config.c)
@@ -115,6 +116,8 @@ int status_json(const struct uv_sysfs *s);
 /* import.c: what a conversion carried over and what it could not. */
 struct import_result {
 	bool binary;		/* not text: refused, nothing converted */
+	bool refused;		/* a format not converted: nothing converted */
+	const char *format;	/* NULL: intel-undervolt; "throttled", ... */
 	int planes;		/* planes carried over (printed to OUT) */
 	int failed;		/* lines that could not be converted */
 	int advised;		/* directives reported with what to use instead */
@@ -122,7 +125,7 @@ struct import_result {
 };
 
 /*
- * Convert intel-undervolt text into undervolt.conf(5) on OUT, with one
+ * Convert intel-undervolt or throttled text into undervolt.conf(5) on OUT, with one
  * message per line not carried over on DIAG; FILE names the input in
  * them. OUT gets a configuration only when res->planes > 0. Returns 0, or
  * -1 without memory.

@@ -475,11 +475,13 @@ uvc_in() {
 	err=$(cat "$tmp/err")
 }
 
-# as_nobody ARGS...: uvc without root's capabilities.
+# as_nobody ARGS...: uvc without root's capabilities. The binary is copied
+# beside the tree: its build directory may be private.
 as_nobody() {
+	cp "$bin" "$tmp/undervoltctl-nobody"
 	chmod -R a+rX "$tmp"
 	setpriv --reuid=65534 --regid=65534 --clear-groups -- \
-		"${wrapper[@]}" "$bin" --sysfs-root "$root" "$@" \
+		"${wrapper[@]}" "$tmp/undervoltctl-nobody" --sysfs-root "$root" "$@" \
 		>"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	out=$(cat "$tmp/out")
@@ -740,5 +742,22 @@ fi
 UNDERVOLTCTL_PROC_ROOT=$tmp/proc "${wrapper[@]}" "$bin" --sysfs-root "$tmp/empty" report >"$tmp/out" 2>"$tmp/err"
 rc=$?; out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
 check_eq "#14.11 report without the driver: exit 0, status null" "0 None" "$rc $(json 'd["status"]')"
+
+# The import corpus: realistic files of each format (tests/corpus/), each
+# converted as tests/corpus/EXPECTED says, worked out by hand.
+make_tree
+while IFS='|' read -r file opts want planes msg; do
+	case $file in ''|'#'*) continue ;; esac
+	# shellcheck disable=SC2086 # OPTIONS is a list
+	uvc import $opts "$here/corpus/$file"
+	expect "#14 corpus: import $opts $file exits $want, saying why" "$want" "" "$msg"
+	got=$(grep -v '^#' "$tmp/out" | tr '\n' '/' | sed 's|/$||')
+	check_eq "#14 corpus: ... and prints exactly the planes" "$planes" "${got:--}"
+	if [ "$want" = 0 ]; then
+		cp "$tmp/out" "$tmp/corpus.conf"
+		uvc apply --dry-run "$tmp/corpus.conf"
+		expect "#14 corpus: ... which apply --dry-run accepts" 0
+	fi
+done < "$here/corpus/EXPECTED"
 
 exit $failed
