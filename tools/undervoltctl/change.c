@@ -675,13 +675,16 @@ int cmd_reset(const struct uv_sysfs *s, const struct uv_opts *o)
 
 /*
  * The plan of a parsed config: the values of each [package N] section for
- * that package, then the top values for every package (where the plane
- * exists) that its section does not set.
+ * that package, then for every package (where the plane exists) that its
+ * section does not set, the value of the section of the power source SRC
+ * ([ac] or [battery]) or else the top value.
  */
 static int plan_config(const struct uv_sysfs *s, const struct uv_opts *o,
-		       const struct config *cfg, struct plan *p)
+		       const struct config *cfg,
+		       const struct config_section *src, struct plan *p)
 {
 	struct uv_package_list pkgs, rest;
+	const struct config_section *top;
 	enum plane plane;
 	unsigned int id;
 	size_t i;
@@ -709,17 +712,33 @@ static int plan_config(const struct uv_sysfs *s, const struct uv_opts *o,
 						sec->plane_line[plane]);
 	}
 	for (plane = 0; plane < PLANE_COUNT && !code; plane++) {
-		if (!cfg->all.set[plane])
+		top = src->set[plane] ? src : &cfg->all;
+		if (!top->set[plane])
 			continue;
 		rest.n = 0;
 		for (i = 0; i < pkgs.n; i++)
 			if (!cfg->package[pkgs.id[i]].set[plane])
 				rest.id[rest.n++] = pkgs.id[i];
-		code = plan_add_packages(s, o, p, &rest, plane,
-					 cfg->all.mv[plane],
-					 cfg->all.plane_line[plane]);
+		code = plan_add_packages(s, o, p, &rest, plane, top->mv[plane],
+					 top->plane_line[plane]);
 	}
 	return code;
+}
+
+/* The [ac] or [battery] section in force now; says which when there are. */
+static const struct config_section *config_source(const struct uv_sysfs *s,
+						  const struct config *cfg,
+						  const char *file)
+{
+	enum power_source src;
+
+	if (!cfg->source[SOURCE_AC].present &&
+	    !cfg->source[SOURCE_BATTERY].present)
+		return &cfg->source[SOURCE_AC];	/* empty: the top values */
+	src = power_source(s);
+	printf("on %s: the [%s] values of %s apply\n",
+	       src == SOURCE_AC ? "AC" : "battery", source_name(src), file);
+	return &cfg->source[src];
 }
 
 int cmd_apply(const struct uv_sysfs *s, const struct uv_opts *o)
@@ -773,7 +792,7 @@ int cmd_apply(const struct uv_sysfs *s, const struct uv_opts *o)
 	}
 	code = plan_init(s, p, file);
 	if (!code)
-		code = plan_config(s, o, cfg, p);
+		code = plan_config(s, o, cfg, config_source(s, cfg, file), p);
 	if (!code)
 		code = plan_execute(s, o, p);
 out:

@@ -249,6 +249,7 @@ static const char *binary_byte(const char *buf, size_t len)
 static void write_config(const struct imported *im, const char *file,
 			 const char *format, FILE *out)
 {
+	enum power_source src;
 	enum plane pl;
 
 	fprintf(out, "# undervolt.conf(5), imported from %s%s%s by "
@@ -258,6 +259,49 @@ static void write_config(const struct imported *im, const char *file,
 	for (pl = 0; pl < PLANE_COUNT; pl++)
 		if (im->set[pl])
 			fprintf(out, "%s = %ld\n", plane_name(pl), im->mv[pl]);
+	for (src = 0; src < SOURCE_COUNT; src++) {
+		for (pl = 0; pl < PLANE_COUNT && !im->src_set[src][pl]; pl++)
+			;
+		if (pl == PLANE_COUNT)
+			continue;
+		fprintf(out, "\n[%s]\n", source_name(src));
+		for (pl = 0; pl < PLANE_COUNT; pl++)
+			if (im->src_set[src][pl])
+				fprintf(out, "%s = %ld\n", plane_name(pl),
+					im->src_mv[src][pl]);
+	}
+}
+
+/*
+ * On Skylake and later core and cache are one plane: warn, for the values
+ * at the top and on each power source, when the file gives two.
+ */
+static void check_core_cache(const struct imported *im, const char *name,
+			     FILE *diag)
+{
+	long core, cache;
+	int view;
+
+	for (view = -1; view < SOURCE_COUNT; view++) {
+		bool sc = view >= 0 && im->src_set[view][PLANE_CORE];
+		bool sk = view >= 0 && im->src_set[view][PLANE_CACHE];
+
+		if ((!im->set[PLANE_CORE] && !sc) ||
+		    (!im->set[PLANE_CACHE] && !sk) || (view >= 0 && !sc && !sk))
+			continue;
+		core = sc ? im->src_mv[view][PLANE_CORE] : im->mv[PLANE_CORE];
+		cache = sk ? im->src_mv[view][PLANE_CACHE] :
+			     im->mv[PLANE_CACHE];
+		if (core == cache)
+			continue;
+		fprintf(diag, "undervoltctl: %s: core and cache differ%s%s (%ld "
+			"and %ld mV); on Skylake and later they are one plane, "
+			"the CPU uses the higher offset (%ld mV) and "
+			"'undervoltctl apply' refuses the pair: give both the "
+			"value you mean\n", name, view >= 0 ? " on " : "",
+			view >= 0 ? source_name(view) : "", core, cache,
+			core > cache ? core : cache);
+	}
 }
 
 /* One line at a time, as intel-undervolt's own parser reads it. */
@@ -387,18 +431,11 @@ int import_convert(const char *buf, size_t len, const char *file, FILE *out,
 		fprintf(diag, "undervoltctl: %s: %u more messages not shown\n",
 			name, d.notes - MAX_NOTES);
 	for (pl = 0; pl < PLANE_COUNT; pl++)
-		res->planes += im.set[pl];
+		res->planes += im.set[pl] || im.src_set[SOURCE_AC][pl] ||
+			       im.src_set[SOURCE_BATTERY][pl];
 	if (res->planes == 0)
 		return 0;
-	if (im.set[PLANE_CORE] && im.set[PLANE_CACHE] &&
-	    im.mv[PLANE_CORE] != im.mv[PLANE_CACHE])
-		fprintf(diag, "undervoltctl: %s: core and cache differ (%ld and "
-			"%ld mV); on Skylake and later they are one plane, the "
-			"CPU uses the higher offset (%ld mV) and 'undervoltctl "
-			"apply' refuses the pair: give both the value you "
-			"mean\n", name, im.mv[PLANE_CORE], im.mv[PLANE_CACHE],
-			im.mv[PLANE_CORE] > im.mv[PLANE_CACHE] ?
-			im.mv[PLANE_CORE] : im.mv[PLANE_CACHE]);
+	check_core_cache(&im, name, diag);
 	write_config(&im, name, res->format, out);
 	return 0;
 }

@@ -10,11 +10,13 @@
 
 #include "undervoltctl.h"
 
-/* The planes a file sets, and on which line. */
+/* The planes a file sets, and on which line; some per power source. */
 struct imported {
 	bool set[PLANE_COUNT];
 	long mv[PLANE_COUNT];
 	unsigned int line[PLANE_COUNT];
+	bool src_set[SOURCE_COUNT][PLANE_COUNT];	/* [ac], [battery] */
+	long src_mv[SOURCE_COUNT][PLANE_COUNT];
 };
 
 /* Where messages go and how many were printed. */

@@ -10,11 +10,10 @@
  * releases), keys CORE, GPU, CACHE, UNCORE and ANALOGIO in millivolts,
  * numbered as the driver numbers the planes.
  *
- * undervolt.conf(5) holds one value per plane. Where AC and battery agree
- * that is the value; where they differ, the one nearer 0 is the only one
- * safe on both, and the difference fails the import unless --partial, so
- * that a user never loses a profile without being told. The other
- * sections are reported once each with what to use instead.
+ * A plane on which AC and battery agree becomes a line before the first
+ * section of undervolt.conf(5); one on which they differ goes into its
+ * [ac] and [battery] sections. The other sections are reported once each
+ * with what to use instead.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -149,9 +148,8 @@ static void key_value(const char *p, const char *end, unsigned int line,
 	im->line[pl] = line;
 }
 
-/* One value per plane from the AC and battery profiles. */
-static void merge(const struct profiles *pr, struct imported *im,
-		  struct diag *d, struct import_result *res)
+/* The AC and battery profiles: common values at the top, the rest apart. */
+static void merge(const struct profiles *pr, struct imported *im)
 {
 	const struct imported *ac = &pr->p[PROFILE_AC];
 	const struct imported *bat = &pr->p[PROFILE_BATTERY];
@@ -164,16 +162,16 @@ static void merge(const struct profiles *pr, struct imported *im,
 		/* A profile that leaves a plane out does not undervolt it. */
 		a = ac->set[pl] ? ac->mv[pl] : 0;
 		b = bat->set[pl] ? bat->mv[pl] : 0;
-		im->set[pl] = true;
-		im->mv[pl] = labs(a) <= labs(b) ? a : b;
 		im->line[pl] = ac->set[pl] ? ac->line[pl] : bat->line[pl];
-		if (a == b)
+		if (a == b) {
+			im->set[pl] = true;
+			im->mv[pl] = a;
 			continue;
-		import_note(d, im->line[pl], "%s is %ld mV on AC and %ld mV on "
-			    "battery; undervolt.conf(5) holds one value, so "
-			    "%ld mV, the one nearer 0, is taken",
-			    plane_name(pl), a, b, im->mv[pl]);
-		res->failed++;
+		}
+		im->src_set[SOURCE_AC][pl] = true;
+		im->src_mv[SOURCE_AC][pl] = a;
+		im->src_set[SOURCE_BATTERY][pl] = true;
+		im->src_mv[SOURCE_BATTERY][pl] = b;
 	}
 }
 
@@ -205,7 +203,7 @@ int import_throttled(const char *buf, size_t len, struct imported *im,
 		/* Lines of other sections: reported with their header. */
 	}
 	if (pr->header[PROFILE_AC] || pr->header[PROFILE_BATTERY]) {
-		merge(pr, im, d, res);
+		merge(pr, im);
 		if (pr->header[PROFILE_ONE]) {
 			import_note(d, pr->header[PROFILE_ONE], "[UNDERVOLT] is "
 				    "left out: [UNDERVOLT.AC] and "

@@ -13,6 +13,7 @@
  *	outfile.c	import -o: a file replaced whole or not at all
  *	report.c	report: what a bug report or compatibility table needs
  *	config.c	the undervolt.conf(5) parser (fuzzed by fuzz_config.c)
+ *	power.c		AC or battery, for [ac] and [battery]
  */
 #ifndef UNDERVOLTCTL_H
 #define UNDERVOLTCTL_H
@@ -99,6 +100,9 @@ bool sysfs_block_is_firmware(const char *reason);
 /* json.c: a JSON string (NULL: null); a number, null when ERR. */
 void json_string(const char *str);
 void json_long(int err, long v);
+
+/* power.c: the power source the machine runs on now. */
+enum power_source power_source(const struct uv_sysfs *s);
 
 /* The verbs; each returns an exit code. */
 int cmd_status(const struct uv_sysfs *s, const struct uv_opts *o);

@@ -61,8 +61,14 @@ unit() {
 # No udevadm here: the rule's one line, key by key.
 udev_rule() {
 	local r=$tmp/out/60-undervoltctl.rules
-	[ "$(grep -v '^#' "$r" | grep -c .)" = 1 ] &&
+	[ "$(grep -v '^#' "$r" | grep -c .)" = 2 ] &&
 	grep -qx 'ACTION=="add", SUBSYSTEM=="module", KERNEL=="intel_undervolt", RUN+="/bin/systemctl --no-block try-restart undervoltctl.service"' "$r"
+}
+
+# Issue 14, item 12: and when a charger is plugged in or out.
+udev_rule_power() {
+	grep -qx 'ACTION=="change", SUBSYSTEM=="power_supply", ENV{POWER_SUPPLY_TYPE}=="Mains|USB", RUN+="/bin/systemctl --no-block try-restart undervoltctl.service"' \
+		"$tmp/out/60-undervoltctl.rules"
 }
 
 # systemd's own parser: any unknown key or bad value is a warning. The
@@ -122,6 +128,7 @@ man_options() {
 check "make install honours DESTDIR and PREFIX, installs exactly the README's list" installed
 check "#14.3 make install PREFIX=/usr after a plain make: the unit runs /usr/sbin" prefix_after_make
 check "#14.9 the udev rule restarts the unit when intel_undervolt binds" udev_rule
+check "#14.12 the udev rule restarts the unit when the power source changes" udev_rule_power
 check "#14.9 the unit is a oneshot, no silent skip without the driver, no resume hook" unit
 check "systemd-analyze verify finds nothing wrong in the unit" unit_verify
 check "make static O=PATH builds a static binary" static

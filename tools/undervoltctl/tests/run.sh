@@ -356,13 +356,20 @@ check_eq "apply: [package 1] overrides the top values" "-80 -80 -40 -70 -70" \
 	"$(val 00 core) $(val 00 cache) $(val 00 gpu) $(val 01 core) $(val 01 cache)"
 uvc apply "$(conf empty.conf '# nothing yet\n')"
 expect "an empty config applies nothing" 0 '^nothing to change$'
+# config_errors [LABEL]: each line of stdin, NAME|TEXT|LINE|MESSAGE, is a
+# config that apply must refuse with exit 2 naming LINE and MESSAGE.
+config_errors() {
+	local name text line msg c
+	while IFS='|' read -r name text line msg; do
+		c=$(conf "$name.conf" "$text")
+		uvc apply "$c"
+		expect "${1:+$1 }config error ($name): exit 2, file:line and what was expected" 2 "" \
+			"^undervoltctl: $c:$line: $msg.*; nothing was applied$"
+	done
+}
+
 before=$(offsets)
-while IFS='|' read -r name text line msg; do
-	c=$(conf "$name.conf" "$text")
-	uvc apply "$c"
-	expect "config error ($name): exit 2, file:line and what was expected" 2 "" \
-		"^undervoltctl: $c:$line: $msg.*; nothing was applied$"
-done <<'EOF'
+config_errors <<'EOF'
 noequals|core -80\n|1|expected '=' after 'core'
 plane|core = -50\ncpu = -80\n|2|unknown plane 'cpu'; expected one of core, gpu
 twice|core = -80\n# x\ncore = -70\n|3|core set twice in one section; the first is on line 1
@@ -743,6 +750,47 @@ UNDERVOLTCTL_PROC_ROOT=$tmp/proc "${wrapper[@]}" "$bin" --sysfs-root "$tmp/empty
 rc=$?; out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
 check_eq "#14.11 report without the driver: exit 0, status null" "0 None" "$rc $(json 'd["status"]')"
 
+# 12. [ac] and [battery] sections, picked by the power source.
+make_tree
+ps=$root/class/power_supply
+mkdir -p "$ps/AC" "$ps/BAT0"
+echo Mains > "$ps/AC/type"
+echo 1 > "$ps/AC/online"
+echo Battery > "$ps/BAT0/type"
+c=$(conf profiles.conf 'core = -50\ncache = -50\ngpu = -20\n\n[ac]\ncore = -80\ncache = -80\n\n[battery]\ncore = -40\ncache = -40\n\n[package 1]\nuncore = -10\n')
+uvc apply "$c"
+expect "#14.12 on AC apply says the [ac] values apply" 0 "^on AC: the \[ac\] values of $c apply$"
+check_eq "#14.12 ... and writes them, the top gpu and [package 1] uncore" "-80 -80 -20 -80 -80 -10" \
+	"$(val 00 core) $(val 00 cache) $(val 00 gpu) $(val 01 core) $(val 01 cache) $(val 01 uncore)"
+echo 0 > "$ps/AC/online"
+uvc apply "$c"
+expect "#14.12 on battery the [battery] values apply" 0 "^on battery: the \[battery\] values of $c apply$"
+check_eq "#14.12 ... and are written" "-40 -40 -20 -40 -40 -10" \
+	"$(val 00 core) $(val 00 cache) $(val 00 gpu) $(val 01 core) $(val 01 cache) $(val 01 uncore)"
+mkdir -p "$ps/ucsi-source-psy-USBC000:001"
+echo USB > "$ps/ucsi-source-psy-USBC000:001/type"
+echo 1 > "$ps/ucsi-source-psy-USBC000:001/online"
+uvc apply --dry-run "$c"
+expect "#14.12 a USB-C charger online counts as AC" 0 '^on AC: ' 
+rm -rf "$ps"
+uvc apply --dry-run "$c"
+expect "#14.12 no battery at all (a desktop) counts as AC" 0 '^on AC: '
+uvc apply --dry-run "$(conf nosections.conf 'core = -40\ncache = -40\n')"
+if grep -q '^on ' "$tmp/out"; then
+	fail "#14.12 a file without [ac] or [battery] does not talk of power sources"
+else
+	pass "#14.12 a file without [ac] or [battery] does not talk of power sources"
+fi
+before=$(offsets)
+config_errors "#14.12" <<'EOF'
+aconly|core = -50\n[ac]\ncache = -60\n|3|cache is set in \[ac\] only; give its value on battery in \[battery\] or before the first section
+batonly|[battery]\ngpu = -10\n|2|gpu is set in \[battery\] only; give its value on ac in \[ac\]
+acrepeat|[ac]\n[battery]\n[ac]\n|3|\[ac\] repeated; the first is on line 1
+acjunk|[ac] x\n|1|unexpected 'x' after '\[ac\]'
+accase|[AC]\n|1|expected '\[package N\]', '\[ac\]' or '\[battery\]', found '\[AC\]'
+EOF
+check_eq "#14.12 no profile error changed anything" "$before" "$(offsets)"
+
 # The import corpus: realistic files of each format (tests/corpus/), each
 # converted as tests/corpus/EXPECTED says, worked out by hand.
 make_tree
@@ -751,7 +799,7 @@ while IFS='|' read -r file opts want planes msg; do
 	# shellcheck disable=SC2086 # OPTIONS is a list
 	uvc import $opts "$here/corpus/$file"
 	expect "#14 corpus: import $opts $file exits $want, saying why" "$want" "" "$msg"
-	got=$(grep -v '^#' "$tmp/out" | tr '\n' '/' | sed 's|/$||')
+	got=$(grep -v '^#' "$tmp/out" | grep -v '^$' | tr '\n' '/' | sed 's|/$||')
 	check_eq "#14 corpus: ... and prints exactly the planes" "$planes" "${got:--}"
 	if [ "$want" = 0 ]; then
 		cp "$tmp/out" "$tmp/corpus.conf"
