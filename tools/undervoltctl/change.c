@@ -22,6 +22,12 @@ struct change {
 	long to;
 	unsigned int line;	/* config file line, 0 from the command line */
 	bool written;
+	/*
+	 * A plane of a touched package that the plan does not set: it is read
+	 * before and after, never written, so that a plane that moved with
+	 * another (core and cache on Skylake) is reported too.
+	 */
+	bool observe;
 };
 
 struct plan {
@@ -74,10 +80,19 @@ static int plan_add(const struct uv_sysfs *s, struct plan *p,
 	c->to = to;
 	c->line = line;
 	c->written = false;
+	c->observe = false;
 	where(p, c, at, sizeof(at));
 	if (!sysfs_has_plane(s, pkg, plane)) {
-		uv_warn("%spackage %u has no %s plane; 'undervoltctl status' "
-			"lists the planes present", at, pkg, plane_name(plane));
+		/*
+		 * intel-undervolt files list all five planes, most at 0: an
+		 * offset of 0 on a plane the CPU lacks is what it has anyway.
+		 */
+		if (to == 0)
+			return 0;
+		uv_warn("%spackage %u has no %s plane, so it cannot take %ld "
+			"mV; remove that value or make it 0 ('undervoltctl "
+			"status' lists the planes present)", at, pkg,
+			plane_name(plane), to);
 		return UV_EXIT_FAIL;
 	}
 	if (to < p->min || to > p->max) {
@@ -106,6 +121,51 @@ static bool plan_has_package(const struct plan *p, unsigned int pkg)
 		if (p->c[i].pkg == pkg && p->c[i].from != p->c[i].to)
 			return true;
 	return false;
+}
+
+/* The number of planes the plan changes. */
+static size_t plan_changes(const struct plan *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->n; i++)
+		n += p->c[i].from != p->c[i].to;
+	return n;
+}
+
+/* Add the planes of each changed package that the plan leaves alone. */
+static int plan_observe(const struct uv_sysfs *s, struct plan *p)
+{
+	char path[PATH_MAX];
+	size_t i, j, n = p->n;
+	enum plane pl;
+
+	for (i = 0; i < n; i++) {
+		if (!plan_has_package(p, p->c[i].pkg))
+			continue;
+		for (pl = 0; pl < PLANE_COUNT; pl++) {
+			struct change *c = &p->c[p->n];
+
+			for (j = 0; j < p->n; j++)
+				if (p->c[j].pkg == p->c[i].pkg &&
+				    p->c[j].plane == pl)
+					break;
+			if (j < p->n || !sysfs_has_plane(s, p->c[i].pkg, pl))
+				continue;
+			if (sysfs_plane_path(s, p->c[i].pkg, pl, "offset_mv",
+					     path, sizeof(path)) ||
+			    sysfs_read_long(path, &c->from))
+				continue;	/* only for the report */
+			c->pkg = p->c[i].pkg;
+			c->plane = pl;
+			c->to = c->from;
+			c->line = 0;
+			c->written = false;
+			c->observe = true;
+			p->n++;
+		}
+	}
+	return 0;
 }
 
 /* Refuse early, before any write, when the driver says it will refuse. */
@@ -201,56 +261,106 @@ static bool rollback(const struct uv_sysfs *s, struct plan *p)
 	return ok;
 }
 
+/*
+ * The driver's trial mode is one module parameter, trial_seconds, for every
+ * writer: while it is not 0, each offset write by anyone is provisional and
+ * reverts unless confirmed. Left on by a --trial run, or set on the kernel
+ * command line, it would silently revert a later plain change (the boot
+ * unit's included). So each change runs its writes under the value it asks
+ * for, --trial N or 0, and puts the previous value back afterwards. Setting
+ * it to 0 does not cancel a countdown that already runs; a change made then
+ * reverts with it, and trial_report() says so.
+ */
+struct trial {
+	long want;		/* trial_seconds for our writes */
+	long saved;		/* trial_seconds before them */
+	bool touched;		/* we wrote trial_seconds */
+};
+
 static int trial_begin(const struct uv_sysfs *s, const struct uv_opts *o,
-		       long *old)
+		       struct trial *t)
 {
 	char path[PATH_MAX];
 	int r;
 
-	if (!o->has_trial)
-		return 0;
+	t->want = o->has_trial ? (long)o->trial_seconds : 0;
+	t->touched = false;
 	r = sysfs_param_path(s, "trial_seconds", path, sizeof(path));
 	if (!r)
-		r = sysfs_read_long(path, old);
+		r = sysfs_read_long(path, &t->saved);
+	if (r == -ENOENT && t->want == 0)
+		return 0;	/* no trial mode: every write is permanent */
 	if (r == -ENOENT) {
 		uv_warn("%s: trial mode is not supported by this driver; "
-			"update it or leave out --trial", path);
+			"update it or leave out --trial; nothing was changed",
+			path);
 		return UV_EXIT_FAIL;
 	}
+	if (!r && t->saved == t->want)
+		return 0;
 	if (!r)
-		r = sysfs_write_long(path, o->trial_seconds);
+		r = sysfs_write_long(path, t->want);
 	if (r) {
-		uv_warn("%s: cannot set the trial period: %s; nothing was "
-			"changed%s", path, strerror(-r),
+		uv_warn("%s: cannot set the trial period to %ld: %s; nothing "
+			"was changed%s", path, t->want, strerror(-r),
 			r == -EACCES || r == -EPERM ? "; run as root" : "");
 		return UV_EXIT_FAIL;
 	}
+	t->touched = true;
 	return 0;
 }
 
-static void trial_abort(const struct uv_sysfs *s, const struct uv_opts *o,
-			long old)
+static void trial_end(const struct uv_sysfs *s, const struct trial *t)
 {
 	char path[PATH_MAX];
 
-	if (o->has_trial &&
-	    (sysfs_param_path(s, "trial_seconds", path, sizeof(path)) ||
-	     sysfs_write_long(path, old)))
-		uv_warn("%s: could not put back %ld; write it by hand",
-			path, old);
+	if (!t->touched)
+		return;
+	if (sysfs_param_path(s, "trial_seconds", path, sizeof(path)) ||
+	    sysfs_write_long(path, t->saved))
+		uv_warn("%s: could not put back %ld; as root, run 'echo %ld > "
+			"%s'", path, t->saved, t->saved, path);
+}
+
+/* After a successful change: say whether and for how long it is provisional. */
+static void trial_report(const struct uv_sysfs *s, const struct trial *t)
+{
+	char path[PATH_MAX];
+	long left = 0;
+
+	if (t->want) {
+		printf("provisional for %ld s: run 'undervoltctl confirm' to "
+		       "keep these offsets\n", t->want);
+		return;
+	}
+	if (sysfs_drv_path(s, "trial_remaining_s", path, sizeof(path)) ||
+	    sysfs_read_long(path, &left) || left <= 0)
+		return;
+	printf("provisional: a trial started earlier reverts every offset, "
+	       "these too, in %ld s\n", left);
+	uv_warn("a trial period is still running (%ld s left); this change "
+		"reverts with it unless you run 'undervoltctl confirm'", left);
 }
 
 static void print_plan(const struct plan *p, bool dry_run)
 {
-	size_t i, changed = 0;
+	size_t i;
 
-	for (i = 0; i < p->n; i++)
-		changed += p->c[i].from != p->c[i].to;
-	if (!changed && (!dry_run || p->n == 0))
+	if (!plan_changes(p) && (!dry_run || p->n == 0))
 		printf("nothing to change\n");
 	for (i = 0; i < p->n; i++) {
 		const struct change *c = &p->c[i];
 
+		if (c->observe) {
+			if (c->from != c->to)
+				printf("package %u %s: %ld -> %ld mV (moved "
+				       "with %s: one plane on this CPU)\n",
+				       c->pkg, plane_name(c->plane), c->from,
+				       c->to, c->plane == PLANE_CACHE ?
+				       "core" : c->plane == PLANE_CORE ?
+				       "cache" : "another plane");
+			continue;
+		}
 		if (c->from == c->to) {
 			if (dry_run)
 				printf("package %u %s: %ld mV (unchanged)\n",
@@ -264,7 +374,7 @@ static void print_plan(const struct plan *p, bool dry_run)
 }
 
 /* Read every plane of the plan back; a coupled plane shows up here. */
-static int verify(const struct uv_sysfs *s, const struct plan *p)
+static int verify(const struct uv_sysfs *s, struct plan *p)
 {
 	char path[PATH_MAX];
 	long now;
@@ -278,10 +388,16 @@ static int verify(const struct uv_sysfs *s, const struct plan *p)
 				     sizeof(path));
 		if (!r)
 			r = sysfs_read_long(path, &now);
+		if (r && c->observe)
+			continue;	/* only for the report */
 		if (r) {
 			uv_warn("%s: cannot read back: %s", path,
 				strerror(-r));
 			return -1;
+		}
+		if (c->observe) {
+			p->c[i].to = now;
+			continue;
 		}
 		if (now == c->to)	/* the driver reads back exactly */
 			continue;
@@ -319,20 +435,27 @@ static int plan_execute(const struct uv_sysfs *s, const struct uv_opts *o,
 			struct plan *p)
 {
 	char path[PATH_MAX], why[256], at[PATH_MAX + 16];
-	long old_trial = 0;
+	struct trial t;
 	bool restored;
 	size_t i;
 	int r, code;
 
 	plan_sort(p);
+	/* A dry run answers what the real run would: refusals included. */
+	code = check_policy(s, p);
+	if (code)
+		return code;
 	if (o->dry_run) {
 		print_plan(p, true);
 		return UV_EXIT_OK;
 	}
-	code = check_policy(s, p);
-	if (code)
-		return code;
-	code = trial_begin(s, o, &old_trial);
+	if (!plan_changes(p)) {
+		print_plan(p, false);
+		return UV_EXIT_OK;
+	}
+	plan_observe(s, p);
+	plan_sort(p);
+	code = trial_begin(s, o, &t);
 	if (code)
 		return code;
 	for (i = 0; i < p->n; i++) {
@@ -350,7 +473,7 @@ static int plan_execute(const struct uv_sysfs *s, const struct uv_opts *o,
 		}
 		code = explain(s, p, c->pkg, -r, why, sizeof(why));
 		restored = rollback(s, p);
-		trial_abort(s, o, old_trial);
+		trial_end(s, &t);
 		uv_warn("%spackage %u %s=%ld: %s%s", where(p, c, at, sizeof(at)),
 			c->pkg, plane_name(c->plane), c->to, why,
 			restored ? "; nothing was changed" : "");
@@ -360,13 +483,12 @@ static int plan_execute(const struct uv_sysfs *s, const struct uv_opts *o,
 		if (rollback(s, p))
 			uv_warn("the previous offsets were put back; nothing "
 				"was changed");
-		trial_abort(s, o, old_trial);
+		trial_end(s, &t);
 		return UV_EXIT_FAIL;
 	}
+	trial_end(s, &t);
 	print_plan(p, false);
-	if (o->has_trial && o->trial_seconds)
-		printf("provisional for %u s: run 'undervoltctl confirm' to "
-		       "keep these offsets\n", o->trial_seconds);
+	trial_report(s, &t);
 	return UV_EXIT_OK;
 }
 
@@ -418,11 +540,12 @@ static int plan_add_packages(const struct uv_sysfs *s,
 			return code;
 		added++;
 	}
-	if (added || pkgs->n == 0)
+	if (added || pkgs->n == 0 || mv == 0)
 		return 0;
-	uv_warn("%sno package has a %s plane; 'undervoltctl status' lists the "
-		"planes present", where(p, &c, at, sizeof(at)),
-		plane_name(plane));
+	uv_warn("%sthis CPU has no %s plane, so it cannot take %ld mV; remove "
+		"that value or make it 0 ('undervoltctl status' lists the "
+		"planes present)", where(p, &c, at, sizeof(at)),
+		plane_name(plane), mv);
 	return UV_EXIT_FAIL;
 }
 
@@ -552,13 +675,16 @@ int cmd_reset(const struct uv_sysfs *s, const struct uv_opts *o)
 
 /*
  * The plan of a parsed config: the values of each [package N] section for
- * that package, then the top values for every package (where the plane
- * exists) that its section does not set.
+ * that package, then for every package (where the plane exists) that its
+ * section does not set, the value of the section of the power source SRC
+ * ([ac] or [battery]) or else the top value.
  */
 static int plan_config(const struct uv_sysfs *s, const struct uv_opts *o,
-		       const struct config *cfg, struct plan *p)
+		       const struct config *cfg,
+		       const struct config_section *src, struct plan *p)
 {
 	struct uv_package_list pkgs, rest;
+	const struct config_section *top;
 	enum plane plane;
 	unsigned int id;
 	size_t i;
@@ -586,22 +712,39 @@ static int plan_config(const struct uv_sysfs *s, const struct uv_opts *o,
 						sec->plane_line[plane]);
 	}
 	for (plane = 0; plane < PLANE_COUNT && !code; plane++) {
-		if (!cfg->all.set[plane])
+		top = src->set[plane] ? src : &cfg->all;
+		if (!top->set[plane])
 			continue;
 		rest.n = 0;
 		for (i = 0; i < pkgs.n; i++)
 			if (!cfg->package[pkgs.id[i]].set[plane])
 				rest.id[rest.n++] = pkgs.id[i];
-		code = plan_add_packages(s, o, p, &rest, plane,
-					 cfg->all.mv[plane],
-					 cfg->all.plane_line[plane]);
+		code = plan_add_packages(s, o, p, &rest, plane, top->mv[plane],
+					 top->plane_line[plane]);
 	}
 	return code;
 }
 
+/* The [ac] or [battery] section in force now; says which when there are. */
+static const struct config_section *config_source(const struct uv_sysfs *s,
+						  const struct config *cfg,
+						  const char *file)
+{
+	enum power_source src;
+
+	if (!cfg->source[SOURCE_AC].present &&
+	    !cfg->source[SOURCE_BATTERY].present)
+		return &cfg->source[SOURCE_AC];	/* empty: the top values */
+	src = power_source(s);
+	printf("on %s: the [%s] values of %s apply\n",
+	       src == SOURCE_AC ? "AC" : "battery", source_name(src), file);
+	return &cfg->source[src];
+}
+
 int cmd_apply(const struct uv_sysfs *s, const struct uv_opts *o)
 {
-	const char *file = o->argc ? o->argv[0] : UV_DEFAULT_CONFIG;
+	const char *path = o->argc ? o->argv[0] : UV_DEFAULT_CONFIG;
+	const char *file = uv_input_name(path);
 	struct config_error err;
 	struct config *cfg = NULL;
 	struct plan *p = NULL;
@@ -609,17 +752,22 @@ int cmd_apply(const struct uv_sysfs *s, const struct uv_opts *o)
 	char *buf;
 	int r, code;
 
-	r = uv_slurp(file, CONFIG_MAX_SIZE, &buf, &len);
+	r = uv_slurp(path, CONFIG_MAX_SIZE, &buf, &len);
 	if (r == -ENOENT && !o->argc) {
-		uv_warn("%s: no such file; write one (see undervolt.conf(5)) "
-			"or convert an intel-undervolt one with 'undervoltctl "
-			"import'", file);
+		uv_warn("%s: no such file; nothing was applied; write one (see "
+			"undervolt.conf(5)) or convert an intel-undervolt one "
+			"with 'undervoltctl import -o %s'", file, file);
 		return UV_EXIT_FAIL;
 	}
+	if (r == -EFBIG) {
+		/* Size is a rule of the format, like any other: exit 2. */
+		uv_warn("%s: larger than %d KiB, the limit of undervolt.conf(5); "
+			"is it the right file? nothing was applied", file,
+			CONFIG_MAX_SIZE / 1024);
+		return UV_EXIT_USAGE;
+	}
 	if (r) {
-		uv_warn("%s: %s; nothing was applied", file,
-			r == -EFBIG ? "larger than 64 KiB, is it the right "
-			"file?" : strerror(-r));
+		uv_warn("%s: %s; nothing was applied", file, strerror(-r));
 		return UV_EXIT_FAIL;
 	}
 	cfg = malloc(sizeof(*cfg));
@@ -636,10 +784,15 @@ int cmd_apply(const struct uv_sysfs *s, const struct uv_opts *o)
 		goto out;
 	}
 	code = sysfs_require_driver(s);
+	if (code) {
+		/* Said at boot, this lands in the journal. */
+		uv_warn("%s: nothing was applied; undervoltctl.service applies "
+			"it when the driver binds", file);
+		goto out;
+	}
+	code = plan_init(s, p, file);
 	if (!code)
-		code = plan_init(s, p, file);
-	if (!code)
-		code = plan_config(s, o, cfg, p);
+		code = plan_config(s, o, cfg, config_source(s, cfg, file), p);
 	if (!code)
 		code = plan_execute(s, o, p);
 out:
@@ -676,7 +829,8 @@ int cmd_confirm(const struct uv_sysfs *s, const struct uv_opts *o)
 	}
 	if (r) {
 		uv_warn("%s: cannot confirm: %s; the trial offsets will be "
-			"reverted when it ends", path, strerror(-r));
+			"reverted when it ends%s", path, strerror(-r),
+			r == -EACCES || r == -EPERM ? "; run as root" : "");
 		return UV_EXIT_FAIL;
 	}
 	printf("confirmed: the offsets stay\n");

@@ -6,6 +6,8 @@
  *	core = -80		applies to every package
  *	[package 1]
  *	core = -70		applies to package 1 only
+ *	[battery]
+ *	core = -60		every package, on battery, in place of -80
  *
  * One construct per line, blanks around tokens allowed, a comment may follow
  * on the same line. Anything else is an error naming the line and what was
@@ -26,6 +28,16 @@ static const char *const plane_names[PLANE_COUNT] = {
 };
 
 #define PLANE_LIST "core, gpu, cache, uncore, analogio"
+
+static const char *const source_names[SOURCE_COUNT] = {
+	[SOURCE_AC] = "ac",
+	[SOURCE_BATTERY] = "battery",
+};
+
+const char *source_name(enum power_source s)
+{
+	return (unsigned int)s < SOURCE_COUNT ? source_names[s] : "?";
+}
 
 const char *plane_name(enum plane p)
 {
@@ -123,6 +135,43 @@ static int parse_int(struct cursor *c, int *out)
 	return 0;
 }
 
+/* True, and the cursor past it, when the next word is exactly WORD. */
+static int word_is(struct cursor *c, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, word, n) != 0 ||
+	    (c->p + n < c->end && is_word(c->p[n])))
+		return 0;
+	c->p += n;
+	return 1;
+}
+
+/* [ac] or [battery], the cursor past the word. */
+static int parse_source(struct cursor *c, unsigned int line,
+			struct config *cfg, enum power_source src,
+			struct config_section **cur, struct config_error *err)
+{
+	char buf[32];
+
+	skip_blanks(c);
+	if (c->p == c->end || *c->p != ']')
+		return fail(err, line, "expected ']' to close '[%s]'",
+			    source_names[src]);
+	c->p++;
+	if (!at_end(c))
+		return fail(err, line, "unexpected '%s' after '[%s]'; comments "
+			    "start with '#'", (excerpt(c, buf, sizeof(buf)), buf),
+			    source_names[src]);
+	*cur = &cfg->source[src];
+	if ((*cur)->present)
+		return fail(err, line, "[%s] repeated; the first is on line %u, "
+			    "merge the two", source_names[src], (*cur)->line);
+	(*cur)->present = true;
+	(*cur)->line = line;
+	return 0;
+}
+
 static int parse_section(struct cursor *c, unsigned int line,
 			 struct config *cfg, struct config_section **cur,
 			 struct config_error *err)
@@ -133,9 +182,15 @@ static int parse_section(struct cursor *c, unsigned int line,
 
 	c->p++;			/* '[' */
 	skip_blanks(c);
+	for (id = 0; id < SOURCE_COUNT; id++)
+		if (word_is(c, source_names[id]))
+			return parse_source(c, line, cfg, (enum power_source)id,
+					    cur, err);
+	id = 0;
 	if ((size_t)(c->end - c->p) < sizeof(kw) - 1 ||
 	    memcmp(c->p, kw, sizeof(kw) - 1) != 0)
-		return fail(err, line, "expected '[package N]', found '[%s'",
+		return fail(err, line, "expected '[package N]', '[ac]' or "
+			    "'[battery]', found '[%s'",
 			    (excerpt(c, buf, sizeof(buf)), buf));
 	c->p += sizeof(kw) - 1;
 	if (c->p == c->end || !is_blank(*c->p))
@@ -238,6 +293,31 @@ static int parse_line(struct cursor *c, unsigned int line, struct config *cfg,
 	return parse_assignment(c, line, *cur, err);
 }
 
+/*
+ * A plane that [ac] sets must have a value on battery too, and the other
+ * way round: otherwise a change of power source would leave it at the
+ * other source's value, which no line of the file says.
+ */
+static int check_sources(const struct config *cfg, struct config_error *err)
+{
+	const struct config_section *s, *o;
+	int src, pl;
+
+	for (src = 0; src < SOURCE_COUNT; src++) {
+		s = &cfg->source[src];
+		o = &cfg->source[!src];
+		for (pl = 0; pl < PLANE_COUNT; pl++)
+			if (s->set[pl] && !o->set[pl] && !cfg->all.set[pl])
+				return fail(err, s->plane_line[pl], "%s is set in "
+					    "[%s] only; give its value on %s in "
+					    "[%s] or before the first section",
+					    plane_names[pl], source_names[src],
+					    source_names[!src],
+					    source_names[!src]);
+	}
+	return 0;
+}
+
 int config_parse(const char *buf, size_t len, struct config *cfg,
 		 struct config_error *err)
 {
@@ -261,5 +341,5 @@ int config_parse(const char *buf, size_t len, struct config *cfg,
 			return -1;
 		p = nl ? nl + 1 : end;
 	}
-	return 0;
+	return check_sources(cfg, err);
 }

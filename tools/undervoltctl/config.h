@@ -20,6 +20,13 @@ enum plane {
 	PLANE_COUNT
 };
 
+/* What the machine runs on: [ac] and [battery] sections of the file. */
+enum power_source {
+	SOURCE_AC,
+	SOURCE_BATTERY,
+	SOURCE_COUNT
+};
+
 /* Package ids the driver names package_00 ... package_99. */
 #define CONFIG_MAX_PACKAGES 100
 /* Sanity limit of the file format; the driver's bounds are checked later. */
@@ -36,7 +43,9 @@ struct config_section {
 };
 
 struct config {
-	struct config_section all;	/* lines before any [package N] */
+	struct config_section all;	/* lines before any section */
+	/* [ac], [battery]: every package, in place of "all" on that source */
+	struct config_section source[SOURCE_COUNT];
 	struct config_section package[CONFIG_MAX_PACKAGES];
 };
 
@@ -46,6 +55,8 @@ struct config_error {
 };
 
 const char *plane_name(enum plane p);
+/* "ac" or "battery". */
+const char *source_name(enum power_source s);
 /* The plane called exactly NAME[0..len), or -1. */
 int plane_lookup(const char *name, size_t len);
 

@@ -27,9 +27,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, data, size);
 	if (config_parse(buf, size, &cfg, &err) == 0) {
-		for (p = -1; p < CONFIG_MAX_PACKAGES; p++) {
+		/* -3: the top, -2 and -1: [ac] and [battery], then packages */
+		for (p = -3; p < CONFIG_MAX_PACKAGES; p++) {
 			const struct config_section *s =
-				p < 0 ? &cfg.all : &cfg.package[p];
+				p == -3 ? &cfg.all :
+				p < 0 ? &cfg.source[p + 2] : &cfg.package[p];
 
 			for (i = 0; i < PLANE_COUNT; i++) {
 				if (!s->set[i])

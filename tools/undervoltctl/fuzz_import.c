@@ -26,6 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct config cfg;
 	static FILE *diag;
 	struct config_error err;
+	struct import_result res;
 	char *buf, *text = NULL;
 	size_t len = 0;
 	FILE *out;
@@ -38,9 +39,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!buf || !out || !diag)
 		abort();
 	memcpy(buf, data, size);
-	n = import_convert(buf, size, "fuzz.conf", out, diag);
+	n = import_convert(buf, size, "fuzz.conf", out, diag, &res);
 	fclose(out);
-	if (n < 0 || n > PLANE_COUNT || (n == 0) != (len == 0) ||
+	if (n < 0 || res.planes > PLANE_COUNT ||
+	    (res.planes == 0) != (len == 0) ||
 	    config_parse(text, len, &cfg, &err) != 0)
 		abort();
 	free(text);

@@ -7,17 +7,26 @@
  * # comments), never executed. "undervolt INDEX 'NAME' MV" lines (spelt
  * "apply" in old versions) become PLANE = MV lines; every other line is
  * reported with the kernel interface to use instead.
+ *
+ * The input is whatever a user points it at, so it is treated as hostile:
+ * binary input is refused, what is quoted back is made printable, and the
+ * messages about single lines stop after MAX_NOTES.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "import.h"
 #include "undervoltctl.h"
 
 #define MAX_TOKENS 8
 #define MAX_TOKEN 128
+/* Past this many, messages about single lines are counted, not printed. */
+#define MAX_NOTES 20
 
 struct tokens {
 	size_t n;
@@ -99,9 +108,14 @@ static int tokenize(const char *p, const char *end, struct tokens *t)
 	}
 }
 
-/* A printable copy of a line for messages, shortened if long. */
-static void quote_line(const char *p, const char *end, char *buf, size_t size)
+/*
+ * A printable copy of LEN bytes for messages and the output's header,
+ * shortened if long: a control byte quoted as is could hide the rest of
+ * the message (a carriage return) or start a line of the output.
+ */
+void import_printable(const char *p, size_t len, char *buf, size_t size)
 {
+	const char *end = p + len;
 	size_t n = 0;
 
 	while (p < end && n + 4 < size)
@@ -111,159 +125,413 @@ static void quote_line(const char *p, const char *end, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
-struct imported {
-	bool set[PLANE_COUNT];
-	long mv[PLANE_COUNT];
-	unsigned int line[PLANE_COUNT];
-};
+void import_note(struct diag *d, unsigned int line, const char *fmt, ...)
+{
+	va_list ap;
 
-static int convert_undervolt(const struct tokens *t, const char *file,
-			     unsigned int line, struct imported *im,
-			     FILE *diag)
+	if (++d->notes > MAX_NOTES)
+		return;
+	fprintf(d->f, "undervoltctl: %s:%u: ", d->file, line);
+	va_start(ap, fmt);
+	vfprintf(d->f, fmt, ap);
+	va_end(ap);
+	fputc('\n', d->f);
+}
+
+int import_mv(const char *text, unsigned int line, struct diag *d, long *out)
+{
+	char *end, value[40];
+	double mv;
+
+	import_printable(text, strlen(text), value, sizeof(value));
+	errno = 0;
+	mv = strtod(text, &end);
+	if (*end || end == text || errno || !isfinite(mv)) {
+		import_note(d, line, "'%s' is not a number of millivolts; not "
+			    "carried over", value);
+		return -1;
+	}
+	if (fabs(mv) > CONFIG_MAX_ABS_MV) {
+		import_note(d, line, "%s mV is beyond -%d to %d mV, more than "
+			    "any CPU takes; not carried over", value,
+			    CONFIG_MAX_ABS_MV, CONFIG_MAX_ABS_MV);
+		return -1;
+	}
+	*out = (long)trunc(mv);	/* toward 0: the safe side */
+	if ((double)*out != mv)
+		import_note(d, line, "%s mV rounded toward 0 to %ld mV; offsets "
+			    "here are whole millivolts", value, *out);
+	return 0;
+}
+
+static int convert_undervolt(const struct tokens *t, unsigned int line,
+			     struct imported *im, struct diag *d)
 {
 	char *end;
 	long idx;
-	double mv;
 	long whole;
 
 	errno = 0;
 	idx = t->n == 4 ? strtol(t->tok[1], &end, 10) : -1;
 	if (t->n != 4 || *end || end == t->tok[1] || errno) {
-		fprintf(diag, "undervoltctl: %s:%u: expected undervolt INDEX "
-			"'NAME' MV; not carried over\n", file, line);
+		import_note(d, line, "expected undervolt INDEX 'NAME' MV; not carried "
+		     "over");
 		return -1;
 	}
 	if (idx < 0 || idx >= (long)(sizeof(index_plane) /
 				     sizeof(index_plane[0]))) {
-		fprintf(diag, "undervoltctl: %s:%u: index %ld is none of "
-			"intel-undervolt's planes 0 to 4; not carried over\n",
-			file, line, idx);
+		import_note(d, line, "index %ld is none of intel-undervolt's planes 0 "
+		     "to 4; not carried over", idx);
 		return -1;
 	}
-	errno = 0;
-	mv = strtod(t->tok[3], &end);
-	if (*end || end == t->tok[3] || errno || !isfinite(mv) ||
-	    fabs(mv) > CONFIG_MAX_ABS_MV) {
-		fprintf(diag, "undervoltctl: %s:%u: '%.32s' is not an offset "
-			"in mV between -%d and %d; not carried over\n", file,
-			line, t->tok[3], CONFIG_MAX_ABS_MV, CONFIG_MAX_ABS_MV);
+	if (import_mv(t->tok[3], line, d, &whole) < 0)
 		return -1;
-	}
-	whole = (long)trunc(mv);	/* toward 0: the safe side */
-	if ((double)whole != mv)
-		fprintf(diag, "undervoltctl: %s:%u: %s mV rounded toward 0 to "
-			"%ld mV; offsets here are whole millivolts\n", file,
-			line, t->tok[3], whole);
 	if (im->set[index_plane[idx]])
-		fprintf(diag, "undervoltctl: %s:%u: index %ld already set on "
-			"line %u; this later value is used\n", file, line, idx,
-			im->line[index_plane[idx]]);
+		import_note(d, line, "index %ld already set on line %u; this later "
+		     "value is used", idx, im->line[index_plane[idx]]);
 	im->set[index_plane[idx]] = true;
 	im->mv[index_plane[idx]] = whole;
 	im->line[index_plane[idx]] = line;
 	return 0;
 }
 
-static void report_other(const struct tokens *t, const char *file,
-			 unsigned int line, const char *text, FILE *diag)
+/* True for a directive of intel-undervolt that has a kernel interface. */
+static bool report_other(const struct tokens *t, unsigned int line,
+			 const char *text, struct diag *d)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
 		if (strcmp(t->tok[0], other[i].word) == 0) {
-			fprintf(diag, "undervoltctl: %s:%u: '%s' not carried "
-				"over; %s\n", file, line, text,
-				other[i].advice);
-			return;
+			import_note(d, line, "'%s' not carried over; %s", text,
+			     other[i].advice);
+			return true;
 		}
 	}
-	fprintf(diag, "undervoltctl: %s:%u: '%s' is no intel-undervolt "
-		"directive known here; not carried over\n", file, line, text);
+	import_note(d, line, "'%s' is no intel-undervolt directive known here; not "
+	     "carried over", text);
+	return false;
 }
 
-int import_convert(const char *buf, size_t len, const char *file, FILE *out,
-		   FILE *diag)
+/* "# undervolt 0 'CPU' -80": a line the user switched off. */
+static bool commented_undervolt(const char *p, const char *end,
+				struct tokens *t)
 {
-	const char *p = buf, *end = buf + len, *nl;
-	struct imported im;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || *p != '#')
+		return false;
+	while (p < end && (*p == '#' || *p == ' ' || *p == '\t'))
+		p++;
+	return tokenize(p, end, t) == 0 && t->n == 4 &&
+	       (strcmp(t->tok[0], "undervolt") == 0 ||
+		strcmp(t->tok[0], "apply") == 0) &&
+	       t->tok[1][0] >= '0' && t->tok[1][0] <= '9';
+}
+
+/* The first byte that no text file has, or NULL. */
+static const char *binary_byte(const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' &&
+		    c != '\f')
+			return buf + i;
+		if (c == 0x7f)
+			return buf + i;
+	}
+	return NULL;
+}
+
+static void write_config(const struct imported *im, const char *file,
+			 const char *format, FILE *out)
+{
+	enum power_source src;
+	enum plane pl;
+
+	fprintf(out, "# undervolt.conf(5), imported from %s%s%s by "
+		"'undervoltctl import'.\n# Review it, then run "
+		"'undervoltctl apply --dry-run'.\n", file,
+		format ? ", a configuration of " : "", format ? format : "");
+	for (pl = 0; pl < PLANE_COUNT; pl++)
+		if (im->set[pl])
+			fprintf(out, "%s = %ld\n", plane_name(pl), im->mv[pl]);
+	for (src = 0; src < SOURCE_COUNT; src++) {
+		for (pl = 0; pl < PLANE_COUNT && !im->src_set[src][pl]; pl++)
+			;
+		if (pl == PLANE_COUNT)
+			continue;
+		fprintf(out, "\n[%s]\n", source_name(src));
+		for (pl = 0; pl < PLANE_COUNT; pl++)
+			if (im->src_set[src][pl])
+				fprintf(out, "%s = %ld\n", plane_name(pl),
+					im->src_mv[src][pl]);
+	}
+}
+
+/*
+ * On Skylake and later core and cache are one plane: warn, for the values
+ * at the top and on each power source, when the file gives two.
+ */
+static void check_core_cache(const struct imported *im, const char *name,
+			     FILE *diag)
+{
+	long core, cache;
+	int view;
+
+	for (view = -1; view < SOURCE_COUNT; view++) {
+		bool sc = view >= 0 && im->src_set[view][PLANE_CORE];
+		bool sk = view >= 0 && im->src_set[view][PLANE_CACHE];
+
+		if ((!im->set[PLANE_CORE] && !sc) ||
+		    (!im->set[PLANE_CACHE] && !sk) || (view >= 0 && !sc && !sk))
+			continue;
+		core = sc ? im->src_mv[view][PLANE_CORE] : im->mv[PLANE_CORE];
+		cache = sk ? im->src_mv[view][PLANE_CACHE] :
+			     im->mv[PLANE_CACHE];
+		if (core == cache)
+			continue;
+		fprintf(diag, "undervoltctl: %s: core and cache differ%s%s (%ld "
+			"and %ld mV); on Skylake and later they are one plane, "
+			"the CPU uses the higher offset (%ld mV) and "
+			"'undervoltctl apply' refuses the pair: give both the "
+			"value you mean\n", name, view >= 0 ? " on " : "",
+			view >= 0 ? source_name(view) : "", core, cache,
+			core > cache ? core : cache);
+	}
+}
+
+/* One line at a time, as intel-undervolt's own parser reads it. */
+static int convert_intel_undervolt(const char *buf, size_t len,
+				   struct imported *im, struct diag *d,
+				   struct import_result *res)
+{
+	const char *p = buf, *end = buf + len, *nl, *eol;
+	unsigned int line = 0;
 	struct tokens *t;
 	char text[64];
-	unsigned int line = 0;
-	int skipped = 0, n = 0;
-	enum plane pl;
 
 	t = malloc(sizeof(*t));
 	if (!t)
 		return -1;
-	memset(&im, 0, sizeof(im));
 	for (; p < end; p = nl ? nl + 1 : end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
+		eol = import_line_end(p, nl ? nl : end);
 		line++;
-		quote_line(p, nl ? nl : end, text, sizeof(text));
-		if (tokenize(p, nl ? nl : end, t) < 0) {
-			fprintf(diag, "undervoltctl: %s:%u: '%s' cannot be "
-				"read (unterminated quote or too long); not "
-				"carried over\n", file, line, text);
-			skipped++;
+		import_printable(p, (size_t)(eol - p), text, sizeof(text));
+		if (tokenize(p, eol, t) < 0) {
+			import_note(d, line, "'%s' cannot be read (unterminated "
+				    "quote or too long); not carried over",
+				    text);
+			res->failed++;
 		} else if (t->n == 0) {
-			continue;
+			res->commented += commented_undervolt(p, eol, t);
 		} else if (strcmp(t->tok[0], "undervolt") == 0 ||
 			   strcmp(t->tok[0], "apply") == 0) {	/* older versions */
-			if (convert_undervolt(t, file, line, &im, diag) < 0)
-				skipped++;
+			if (convert_undervolt(t, line, im, d) < 0)
+				res->failed++;
+		} else if (report_other(t, line, text, d)) {
+			res->advised++;
 		} else {
-			report_other(t, file, line, text, diag);
-			skipped++;
+			res->failed++;
 		}
 	}
 	free(t);
-	if (skipped)
-		fprintf(diag, "undervoltctl: %d line%s of %s not carried over; "
-			"see above for what to use instead\n", skipped,
-			skipped == 1 ? "" : "s", file);
-	for (pl = 0; pl < PLANE_COUNT; pl++)
-		n += im.set[pl];
-	if (n == 0)
-		return 0;
-	if (im.set[PLANE_CORE] && im.set[PLANE_CACHE] &&
-	    im.mv[PLANE_CORE] != im.mv[PLANE_CACHE])
-		fprintf(diag, "undervoltctl: %s: core and cache differ; on "
-			"Skylake and later they are one plane, so give them one "
-			"value before applying\n", file);
-	fprintf(out, "# undervolt.conf(5), imported from %s by "
-		"'undervoltctl import'.\n# Review it, then run "
-		"'undervoltctl apply --dry-run'.\n", file);
-	for (pl = 0; pl < PLANE_COUNT; pl++) {
-		if (!im.set[pl])
-			continue;
-		fprintf(out, "%s = %ld\n", plane_name(pl), im.mv[pl]);
+	return 0;
+}
+
+const char *import_line_end(const char *p, const char *eol)
+{
+	/* A file saved on Windows: the \r belongs to the line end. */
+	return eol > p && eol[-1] == '\r' ? eol - 1 : eol;
+}
+
+enum format { FORMAT_INTEL_UNDERVOLT, FORMAT_THROTTLED, FORMAT_THROTTLESTOP };
+
+/*
+ * intel-undervolt's files have no sections; throttled's and ThrottleStop's
+ * are INI files, ThrottleStop's with a [ThrottleStop] section and
+ * FIVRVoltage keys.
+ */
+static enum format detect_format(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len, *nl;
+	bool ini = false;
+
+	for (; p < end; p = nl ? nl + 1 : end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if ((size_t)(end - p) >= 14 &&
+		    strncasecmp(p, "[ThrottleStop]", 14) == 0)
+			return FORMAT_THROTTLESTOP;
+		if ((size_t)(end - p) >= 11 &&
+		    strncasecmp(p, "FIVRVoltage", 11) == 0)
+			return FORMAT_THROTTLESTOP;
+		if (p < end && *p == '[')
+			ini = true;
 	}
-	return n;
+	return ini ? FORMAT_THROTTLED : FORMAT_INTEL_UNDERVOLT;
+}
+
+int import_convert(const char *buf, size_t len, const char *file, FILE *out,
+		   FILE *diag, struct import_result *res)
+{
+	struct diag d = { .f = diag };
+	const char *p, *bad;
+	struct imported im;
+	unsigned int line = 0;
+	char name[128];
+	enum plane pl;
+	int r = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&im, 0, sizeof(im));
+	import_printable(file, strlen(file), name, sizeof(name));
+	d.file = name;
+	bad = binary_byte(buf, len);
+	if (bad) {
+		for (p = buf; p < bad; p++)
+			line += *p == '\n';
+		fprintf(diag, "undervoltctl: %s:%u: byte 0x%02x: this is not a "
+			"text file, so not a configuration to import; nothing "
+			"was imported\n", name, line + 1, (unsigned char)*bad);
+		res->binary = true;
+		return 0;
+	}
+	switch (detect_format(buf, len)) {
+	case FORMAT_INTEL_UNDERVOLT:
+		r = convert_intel_undervolt(buf, len, &im, &d, res);
+		break;
+	case FORMAT_THROTTLED:
+		res->format = "throttled";
+		r = import_throttled(buf, len, &im, &d, res);
+		break;
+	case FORMAT_THROTTLESTOP:
+		/*
+		 * Its FIVR offsets are hex words per plane and profile; until
+		 * a converter is checked against ThrottleStop itself, say so
+		 * rather than guess.
+		 */
+		res->format = "ThrottleStop";
+		fprintf(diag, "undervoltctl: %s: a ThrottleStop.ini; its FIVR "
+			"offsets are not converted yet: read each plane's "
+			"offset in ThrottleStop's FIVR window and write it as "
+			"'PLANE = MV' (undervolt.conf(5)); nothing was "
+			"imported\n", name);
+		res->refused = true;
+		return 0;
+	}
+	if (r < 0)
+		return -1;
+	if (d.notes > MAX_NOTES)
+		fprintf(diag, "undervoltctl: %s: %u more messages not shown\n",
+			name, d.notes - MAX_NOTES);
+	for (pl = 0; pl < PLANE_COUNT; pl++)
+		res->planes += im.set[pl] || im.src_set[SOURCE_AC][pl] ||
+			       im.src_set[SOURCE_BATTERY][pl];
+	if (res->planes == 0)
+		return 0;
+	check_core_cache(&im, name, diag);
+	write_config(&im, name, res->format, out);
+	return 0;
+}
+
+/* The converted text to standard output, or whole to FILE (-o), or nothing. */
+static int write_output(const char *file, const char *text, size_t len,
+			int planes)
+{
+	int r;
+
+	if (!file || strcmp(file, "-") == 0) {
+		if (fwrite(text, 1, len, stdout) != len || fflush(stdout)) {
+			uv_warn("standard output: %s; the import is incomplete",
+				strerror(errno));
+			return UV_EXIT_FAIL;
+		}
+		return UV_EXIT_OK;
+	}
+	r = uv_write_atomic(file, text, len);
+	if (r) {
+		uv_warn("%s: cannot write: %s; the file is as it was%s", file,
+			strerror(-r), r == -EACCES || r == -EPERM ?
+			"; run as root" : "");
+		return UV_EXIT_FAIL;
+	}
+	printf("wrote %s: %d plane%s; review it, then run 'undervoltctl apply "
+	       "--dry-run %s'\n", file, planes, planes == 1 ? "" : "s", file);
+	return UV_EXIT_OK;
 }
 
 int cmd_import(const struct uv_opts *o)
 {
-	const char *file = o->argc ? o->argv[0] : UV_DEFAULT_IMPORT;
-	size_t len;
-	char *buf;
-	int r, n;
+	const char *path = o->argc ? o->argv[0] : UV_DEFAULT_IMPORT;
+	const char *file = uv_input_name(path);
+	struct import_result res;
+	char *buf, *text = NULL;
+	size_t len, tlen = 0;
+	FILE *out;
+	int r, code = UV_EXIT_FAIL;
 
-	r = uv_slurp(file, 1024 * 1024, &buf, &len);
+	r = uv_slurp(path, CONFIG_MAX_SIZE, &buf, &len);
+	if (r == -EFBIG) {
+		uv_warn("%s: larger than %d KiB, where an intel-undervolt "
+			"configuration takes a few hundred bytes: is it the "
+			"right file? nothing was imported", file,
+			CONFIG_MAX_SIZE / 1024);
+		return UV_EXIT_USAGE;
+	}
 	if (r) {
-		uv_warn("%s: %s; give the intel-undervolt configuration file "
-			"as an argument", file, strerror(-r));
+		uv_warn("%s: %s; nothing was imported%s", file, strerror(-r),
+			o->argc ? "" : "; give the intel-undervolt "
+			"configuration file as an argument");
 		return UV_EXIT_FAIL;
 	}
-	n = import_convert(buf, len, file, stdout, stderr);
+	/* Held in memory: nothing reaches the output unless all is well. */
+	out = open_memstream(&text, &tlen);
+	r = out ? import_convert(buf, len, file, out, stderr, &res) : -1;
+	if (out && fclose(out))
+		r = -1;
 	free(buf);
-	if (n < 0) {
+	if (r < 0) {
 		uv_warn("out of memory");
-		return UV_EXIT_FAIL;
+		goto done;
 	}
-	if (n == 0) {
-		uv_warn("%s: no undervolt line to import; is it an "
-			"intel-undervolt configuration?", file);
-		return UV_EXIT_FAIL;
+	if (res.binary) {
+		code = UV_EXIT_USAGE;
+		goto done;
 	}
-	return UV_EXIT_OK;
+	if (res.failed + res.advised)
+		uv_warn("%s: %d line%s not carried over as written; see above for "
+			"why and what to use instead", file,
+			res.failed + res.advised,
+			res.failed + res.advised == 1 ? "" : "s");
+	if (res.refused)
+		goto done;
+	if (res.planes == 0 && res.commented) {
+		uv_warn("%s: every undervolt line is commented out (%d of "
+			"them); remove the '#' before those you want, then "
+			"import again", file, res.commented);
+		goto done;
+	}
+	if (res.planes == 0) {
+		uv_warn("%s: no %s to import; is it %s configuration?", file,
+			res.format ? "undervolt offset" : "undervolt line",
+			res.format ? "a throttled" : "an intel-undervolt");
+		goto done;
+	}
+	if (res.failed && !o->partial) {
+		uv_warn("%s: %d line%s could not be converted; nothing was "
+			"written: fix %s, or give --partial to import the rest",
+			file, res.failed, res.failed == 1 ? "" : "s",
+			res.failed == 1 ? "it" : "them");
+		goto done;
+	}
+	code = write_output(o->output, text, tlen, res.planes);
+done:
+	free(text);
+	return code;
 }

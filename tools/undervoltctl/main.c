@@ -21,7 +21,14 @@ enum {
 	OPT_DRY_RUN = 1 << 3,
 	OPT_INTERVAL = 1 << 4,
 	OPT_COUNT = 1 << 5,
+	OPT_OUTPUT = 1 << 6,
+	OPT_PARTIAL = 1 << 7,
 };
+
+/* The Makefile passes VERSION; a build without it still says something. */
+#ifndef UNDERVOLTCTL_VERSION
+#define UNDERVOLTCTL_VERSION "unknown"
+#endif
 
 struct verb {
 	const char *name;
@@ -36,6 +43,12 @@ static int run_import(const struct uv_sysfs *s, const struct uv_opts *o)
 	return cmd_import(o);
 }
 
+static int run_report(const struct uv_sysfs *s, const struct uv_opts *o)
+{
+	(void)o;
+	return cmd_report(s, UNDERVOLTCTL_VERSION);
+}
+
 static const struct verb verbs[] = {
 	{ "status", OPT_JSON | OPT_PACKAGE, 0, 0, cmd_status },
 	{ "set", OPT_PACKAGE | OPT_TRIAL | OPT_DRY_RUN, 1, PLANE_COUNT,
@@ -43,8 +56,9 @@ static const struct verb verbs[] = {
 	{ "confirm", 0, 0, 0, cmd_confirm },
 	{ "reset", OPT_PACKAGE | OPT_DRY_RUN, 0, 0, cmd_reset },
 	{ "apply", OPT_PACKAGE | OPT_TRIAL | OPT_DRY_RUN, 0, 1, cmd_apply },
-	{ "import", 0, 0, 1, run_import },
+	{ "import", OPT_OUTPUT | OPT_PARTIAL, 0, 1, run_import },
 	{ "monitor", OPT_INTERVAL | OPT_COUNT, 0, 0, cmd_monitor },
+	{ "report", 0, 0, 0, run_report },
 };
 
 void uv_warn(const char *fmt, ...)
@@ -63,14 +77,17 @@ static void usage(FILE *f, int code)
 {
 	fprintf(f,
 "usage: undervoltctl [--sysfs-root DIR] VERB ...\n"
+"       undervoltctl --help | --version\n"
 "       undervoltctl status [--json] [--package N]\n"
 "       undervoltctl set PLANE=MV ... [--package N] [--trial SECONDS] [--dry-run]\n"
 "       undervoltctl confirm\n"
 "       undervoltctl reset [--package N] [--dry-run]\n"
 "       undervoltctl apply [FILE] [--package N] [--trial SECONDS] [--dry-run]\n"
-"       undervoltctl import [FILE]\n"
+"       undervoltctl import [FILE] [-o OUTPUT] [--partial]\n"
 "       undervoltctl monitor [--interval SECONDS] [--count N]\n"
-"PLANE is core, gpu, cache, uncore or analogio; MV is whole millivolts.\n");
+"       undervoltctl report\n"
+"PLANE is core, gpu, cache, uncore or analogio; MV is whole millivolts.\n"
+"FILE '-' is standard input. See undervoltctl(8).\n");
 	exit(code);
 }
 
@@ -79,7 +96,7 @@ static const char *option_name(unsigned int bits)
 {
 	static const char *const names[] = {
 		"--json", "--package", "--trial", "--dry-run", "--interval",
-		"--count",
+		"--count", "--output", "--partial",
 	};
 	size_t i;
 
@@ -110,7 +127,10 @@ static int parse_options(int argc, char **argv, struct uv_opts *o,
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "partial", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long v;
@@ -118,7 +138,7 @@ static int parse_options(int argc, char **argv, struct uv_opts *o,
 	int ch;
 
 	opterr = 0;		/* our messages start with "undervoltctl:" */
-	while ((ch = getopt_long(argc, argv, "hjnp:t:i:c:", longopts,
+	while ((ch = getopt_long(argc, argv, "hjnp:t:i:c:o:", longopts,
 				 NULL)) != -1) {
 		switch (ch) {
 		case 'R':
@@ -172,9 +192,24 @@ static int parse_options(int argc, char **argv, struct uv_opts *o,
 			o->count = (long)v;
 			*seen |= OPT_COUNT;
 			break;
+		case 'o':
+			if (!*optarg) {
+				uv_warn("--output: expected a file name");
+				return -1;
+			}
+			o->output = optarg;
+			*seen |= OPT_OUTPUT;
+			break;
+		case 'P':
+			o->partial = true;
+			*seen |= OPT_PARTIAL;
+			break;
 		case 'h':
 			usage(stdout, UV_EXIT_OK);
 			break;
+		case 'V':
+			printf("undervoltctl %s\n", UNDERVOLTCTL_VERSION);
+			exit(UV_EXIT_OK);
 		default:
 			uv_warn("'%s': unknown option or missing value",
 				argv[optind - 1]);
@@ -218,8 +253,9 @@ int main(int argc, char **argv)
 			"--help'", verb->name);
 		return UV_EXIT_USAGE;
 	}
-	if (sysfs_init(&s, root) < 0) {
-		uv_warn("--sysfs-root: path too long");
+	if (sysfs_init(&s, root, getenv("UNDERVOLTCTL_PROC_ROOT")) < 0) {
+		uv_warn("--sysfs-root or UNDERVOLTCTL_PROC_ROOT: path too "
+			"long");
 		return UV_EXIT_USAGE;
 	}
 	return verb->run(&s, &o);

@@ -238,7 +238,8 @@ static void print_offsets(const struct uv_sysfs *s)
 		return;
 	}
 	for (i = 0; i < pkgs.n; i++) {
-		printf("%s package %u:", i ? "\n         " : "", pkgs.id[i]);
+		/* Continuation lines indent like the label column above. */
+		printf("%s package %u:", i ? "\n          " : "", pkgs.id[i]);
 		for (pl = 0; pl < PLANE_COUNT; pl++) {
 			if (sysfs_plane_path(s, pkgs.id[i], pl, "offset_mv",
 					     path, sizeof(path)) ||

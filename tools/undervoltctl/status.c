@@ -7,9 +7,12 @@
  * "schema" if a key ever changes meaning.
  */
 #include <errno.h>
+#include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "undervoltctl.h"
 
@@ -111,27 +114,7 @@ static int snapshot(const struct uv_sysfs *s, const struct uv_opts *o,
 
 static void json_value(const struct value *v)
 {
-	if (v->err)
-		printf("null");
-	else
-		printf("%ld", v->v);
-}
-
-/* Strings come from sysfs; escape anything that is not plain ASCII. */
-static void json_string(const char *str)
-{
-	const unsigned char *p;
-
-	putchar('"');
-	for (p = (const unsigned char *)str; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			printf("\\u%04x", *p);
-		else
-			putchar(*p);
-	}
-	putchar('"');
+	json_long(v->err, v->v);
 }
 
 static void print_json(const struct uv_sysfs *s, const struct status *st)
@@ -166,6 +149,9 @@ static void print_json(const struct uv_sysfs *s, const struct status *st)
 			json_string(p->reason);
 		else
 			printf("null");
+		printf(", \"write_block_advice\": ");
+		json_string(p->reason[0] ? sysfs_block_advice(p->reason) :
+			    NULL);
 		printf(", \"planes\": {");
 		sep = "";
 		for (pl = 0; pl < PLANE_COUNT; pl++) {
@@ -192,6 +178,50 @@ static void table_mv(const struct value *v)
 		printf("  %6ld mV", v->v);
 }
 
+/*
+ * Writes need CAP_SYS_RAWIO besides the file mode, so "writable" alone would
+ * mislead a user who is not root. Unknown counts as able: the write itself
+ * then says what is wrong.
+ */
+static bool can_write_offsets(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &h, d))
+		return true;
+	return d[CAP_TO_INDEX(CAP_SYS_RAWIO)].effective &
+	       CAP_TO_MASK(CAP_SYS_RAWIO);
+}
+
+/*
+ * The exit code of status: 0 when every package shown takes offsets, 5
+ * when the firmware locked them or ignored the last write (nothing on
+ * this machine can change that but its setup), 4 when the kernel refuses
+ * them (lockdown, SGX, the recovery switch), so that scripts and the
+ * compatibility table can tell.
+ */
+static int status_code(const struct status *st)
+{
+	int code = UV_EXIT_OK;
+	size_t i;
+
+	for (i = 0; i < st->n; i++) {
+		const char *r = st->pkg[i].reason;
+
+		if (r[0] && sysfs_ignored_note(r))
+			return UV_EXIT_FIRMWARE;
+		if (!r[0] || !sysfs_block_advice(r))
+			continue;
+		if (sysfs_block_is_firmware(r))
+			return UV_EXIT_FIRMWARE;
+		code = UV_EXIT_POLICY;
+	}
+	return code;
+}
+
 static void print_table(const struct status *st)
 {
 	const char *advice;
@@ -208,7 +238,8 @@ static void print_table(const struct status *st)
 		printf("trial:   off\n");
 	else
 		printf("trial:   on, %ld s before an unconfirmed change is "
-		       "reverted\n", st->trial_seconds.v);
+		       "reverted (undervoltctl's own changes are provisional "
+		       "only with --trial)\n", st->trial_seconds.v);
 	if (!st->trial_remaining.err && st->trial_remaining.v > 0)
 		printf("         provisional for %ld s more; run "
 		       "'undervoltctl confirm' to keep the offsets\n",
@@ -223,8 +254,11 @@ static void print_table(const struct status *st)
 			       "unreadable)\n");
 		else if (sysfs_ignored_note(p->reason))
 			printf("writable, but %s\n", sysfs_ignored_note(p->reason));
-		else if (!advice)
+		else if (!advice && can_write_offsets())
 			printf("writable\n");
+		else if (!advice)
+			printf("writable by root only: this process lacks "
+			       "CAP_SYS_RAWIO; run as root to change offsets\n");
 		else
 			printf("not writable (%s): %s\n", p->reason, advice);
 		printf("  %-9s  %9s  %9s\n", "plane", "offset", "at boot");
@@ -237,6 +271,28 @@ static void print_table(const struct status *st)
 			putchar('\n');
 		}
 	}
+}
+
+int status_json(const struct uv_sysfs *s)
+{
+	struct uv_opts o = { .json = true };
+	struct status *st;
+	int code;
+
+	if (access(s->drv, F_OK)) {
+		printf("null");
+		return 0;
+	}
+	st = malloc(sizeof(*st));
+	if (!st)
+		return -1;
+	code = snapshot(s, &o, st);
+	if (code)
+		printf("null");
+	else
+		print_json(s, st);
+	free(st);
+	return 0;
 }
 
 int cmd_status(const struct uv_sysfs *s, const struct uv_opts *o)
@@ -258,6 +314,7 @@ int cmd_status(const struct uv_sysfs *s, const struct uv_opts *o)
 			print_json(s, st);
 		else
 			print_table(st);
+		code = status_code(st);
 	}
 	free(st);
 	return code;

@@ -28,12 +28,16 @@ int uv_path(char *buf, size_t size, const char *fmt, ...)
 	return (n < 0 || (size_t)n >= size) ? -ENAMETOOLONG : 0;
 }
 
-int sysfs_init(struct uv_sysfs *s, const char *root)
+int sysfs_init(struct uv_sysfs *s, const char *root, const char *proc)
 {
 	size_t len;
 
 	if (!root || !*root)
 		root = "/sys";
+	if (!proc || !*proc)
+		proc = "/proc";
+	if (uv_path(s->proc, sizeof(s->proc), "%s", proc))
+		return -ENAMETOOLONG;
 	len = strlen(root);
 	while (len > 0 && root[len - 1] == '/')
 		len--;		/* "/" becomes "", so paths start "/devices" */
@@ -130,7 +134,9 @@ int sysfs_read_bool(const char *path, bool *v)
  * UNDERVOLTCTL_TEST_FAIL_WRITE="RULE[,RULE...]" with RULE "SUFFIX=ERRNO" or
  * "SUFFIX@VALUE=ERRNO" makes a write to a path ending in SUFFIX (of VALUE
  * only, with @) fail with ERRNO (EIO, EPERM, EINVAL, ERANGE, EOPNOTSUPP,
- * ETIMEDOUT), as the driver would. Installed binaries have no such hook.
+ * ETIMEDOUT), as the driver would. UNDERVOLTCTL_TEST_LOG_WRITES=FILE
+ * appends "PATH=VALUE" to FILE for each write tried, so that a test sees the
+ * order of writes. Installed binaries have no such hook.
  */
 static int test_hook(const char *path, long v)
 {
@@ -140,8 +146,15 @@ static int test_hook(const char *path, long v)
 		{ "ETIMEDOUT", ETIMEDOUT },
 	};
 	const char *spec = getenv("UNDERVOLTCTL_TEST_FAIL_WRITE");
+	const char *log = getenv("UNDERVOLTCTL_TEST_LOG_WRITES");
 	char rule[256], *eq, *at;
 	size_t plen = strlen(path), len, klen, i;
+	FILE *f;
+
+	if (log && *log && (f = fopen(log, "a")) != NULL) {
+		fprintf(f, "%s=%ld\n", path, v);
+		fclose(f);
+	}
 
 	while (spec && *spec) {
 		len = strcspn(spec, ",");
@@ -320,14 +333,24 @@ const char *sysfs_ignored_note(const char *reason)
 const char *sysfs_block_advice(const char *reason)
 {
 	static const struct { const char *reason, *advice; } advice[] = {
-		{ "lockdown", "the kernel is locked down (usually because of "
-		  "Secure Boot); offsets stay as the firmware set them" },
-		{ "sgx", "SGX is enabled; disable SGX in the firmware setup to "
-		  "allow offsets (Plundervolt, CVE-2019-11157)" },
+		{ "lockdown", "the kernel is locked down, which forbids "
+		  "changing offsets; this usually comes with Secure Boot, or "
+		  "from lockdown= on the kernel command line: to change "
+		  "offsets, turn Secure Boot off in the firmware setup, or "
+		  "boot without lockdown=" },
+		{ "sgx", "SGX is enabled; disable SGX (Software Guard "
+		  "Extensions) in the firmware setup to allow offsets: "
+		  "undervolting can break SGX enclaves (Plundervolt, "
+		  "CVE-2019-11157)" },
 		{ "oc_lock", "the firmware set the overclocking lock; clear it "
-		  "in the firmware setup if it offers the option" },
+		  "in the firmware setup if it offers the option (look for "
+		  "\"Overclocking Lock\" or \"Undervolt Protection\"); "
+		  "many firmware updates since Plundervolt set it with no "
+		  "option, and then offsets cannot be changed on this machine" },
 		{ "recovery", "the recovery switch intel_undervolt.apply=0 is "
-		  "set; remove it from the kernel command line and reboot" },
+		  "set; once the configuration is fixed, turn it off without "
+		  "a reboot: as root, 'echo 1 > "
+		  "/sys/module/intel_undervolt/parameters/apply'" },
 	};
 	size_t i;
 
@@ -339,6 +362,24 @@ const char *sysfs_block_advice(const char *reason)
 	return "the driver refuses writes; see its write_block_reason file";
 }
 
+const char *uv_input_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "(standard input)" : path;
+}
+
+/* Standard input is not closed: only main's exit does that. */
+static void close_input(int fd)
+{
+	if (fd != STDIN_FILENO)
+		close(fd);
+}
+
+/* True for a block that only the firmware setup can lift. */
+bool sysfs_block_is_firmware(const char *reason)
+{
+	return strcmp(reason, "oc_lock") == 0;
+}
+
 int uv_slurp(const char *path, size_t max, char **bufp, size_t *lenp)
 {
 	size_t len = 0, cap = 4096;
@@ -346,12 +387,13 @@ int uv_slurp(const char *path, size_t max, char **bufp, size_t *lenp)
 	ssize_t n;
 	int fd, e;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = strcmp(path, "-") == 0 ? STDIN_FILENO :
+	     open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	buf = malloc(cap + 1);
 	if (!buf) {
-		close(fd);
+		close_input(fd);
 		return -ENOMEM;
 	}
 	for (;;) {
@@ -379,7 +421,7 @@ int uv_slurp(const char *path, size_t max, char **bufp, size_t *lenp)
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
+	close_input(fd);
 	if (len > max) {
 		free(buf);
 		return -EFBIG;
@@ -390,6 +432,6 @@ int uv_slurp(const char *path, size_t max, char **bufp, size_t *lenp)
 	return 0;
 fail:
 	free(buf);
-	close(fd);
+	close_input(fd);
 	return -e;
 }

@@ -21,25 +21,54 @@ check() {
 	fi
 }
 
+# Exactly these files, the list of the README: the Debian package is made
+# from this install.
+INSTALLED="/usr/lib/systemd/system/undervoltctl.service
+/usr/lib/udev/rules.d/60-undervoltctl.rules
+/usr/sbin/undervoltctl
+/usr/share/bash-completion/completions/undervoltctl
+/usr/share/man/man5/undervolt.conf.5
+/usr/share/man/man8/undervoltctl.8
+/usr/share/undervoltctl/undervolt.conf.example"
+
 installed() {
-	local f
+	local got
 	make -s install DESTDIR="$tmp/dest" PREFIX=/usr OUT="$tmp/out" || return 1
-	for f in sbin/undervoltctl share/man/man8/undervoltctl.8 \
-		share/man/man5/undervolt.conf.5 \
-		share/bash-completion/completions/undervoltctl \
-		lib/systemd/system/undervoltctl.service \
-		share/undervoltctl/undervolt.conf.example; do
-		[ -f "$tmp/dest/usr/$f" ] || { echo "missing: /usr/$f"; return 1; }
-	done
+	got=$(cd "$tmp/dest" && find . -type f | sed 's/^\.//' | LC_ALL=C sort)
+	[ "$got" = "$INSTALLED" ] || { printf 'installed:\n%s\n' "$got"; return 1; }
 	grep -qx 'ExecStart=/usr/sbin/undervoltctl apply' \
 		"$tmp/dest/usr/lib/systemd/system/undervoltctl.service"
 }
 
+# Issue 14, item 3: a plain make first, then install with another PREFIX.
+prefix_after_make() {
+	make -s OUT="$tmp/out3" || return 1
+	make -s install DESTDIR="$tmp/dest3" PREFIX=/usr OUT="$tmp/out3" || return 1
+	grep -qx 'ExecStart=/usr/sbin/undervoltctl apply' \
+		"$tmp/dest3/usr/lib/systemd/system/undervoltctl.service"
+}
+
+# Issue 14, item 9: the unit no longer skips silently when the driver is
+# not there yet; the udev rule runs it again when the driver binds.
 unit() {
 	local u=$tmp/out/undervoltctl.service
 	grep -qx 'Type=oneshot' "$u" &&
-	grep -qx 'ConditionPathExists=/sys/devices/system/cpu/intel_undervolt' "$u" &&
+	grep -qx 'SuccessExitStatus=3' "$u" &&
+	! grep -q '^ConditionPathExists=/sys' "$u" &&
 	! grep -v '^#' "$u" | grep -qiE 'sleep|suspend|hibernate|resume'
+}
+
+# No udevadm here: the rule's one line, key by key.
+udev_rule() {
+	local r=$tmp/out/60-undervoltctl.rules
+	[ "$(grep -v '^#' "$r" | grep -c .)" = 2 ] &&
+	grep -qx 'ACTION=="add", SUBSYSTEM=="module", KERNEL=="intel_undervolt", RUN+="/bin/systemctl --no-block try-restart undervoltctl.service"' "$r"
+}
+
+# Issue 14, item 12: and when a charger is plugged in or out.
+udev_rule_power() {
+	grep -qx 'ACTION=="change", SUBSYSTEM=="power_supply", ENV{POWER_SUPPLY_TYPE}=="Mains|USB", RUN+="/bin/systemctl --no-block try-restart undervoltctl.service"' \
+		"$tmp/out/60-undervoltctl.rules"
 }
 
 # systemd's own parser: any unknown key or bad value is a warning. The
@@ -75,11 +104,37 @@ completion() {
 	[ "${COMPREPLY[*]}" = "cache=" ]
 }
 
-check "make install honours DESTDIR and PREFIX" installed
-check "the systemd unit is a oneshot, conditional on the driver, no resume hook" unit
+# Issue 14, item 8: planes given are not offered again; -o filenames.
+completion_given() {
+	# shellcheck disable=SC1091
+	. ./undervoltctl.bash-completion
+	COMP_WORDS=(undervoltctl set core=-50 gpu=-20 '') COMP_CWORD=4
+	_undervoltctl
+	[ "${COMPREPLY[*]}" = "cache= uncore= analogio=" ] || { echo "${COMPREPLY[*]}"; return 1; }
+	complete -p undervoltctl | grep -q -- '-o filenames'
+}
+
+# Issue 14, item 8: every option, short and long, is in the man page.
+man_options() {
+	local o
+	for o in 'Fl h , Fl -help' 'Fl -version' 'Fl j , Fl -json' 'Fl p , Fl -package' \
+		'Fl t , Fl -trial' 'Fl n , Fl -dry-run' 'Fl i , Fl -interval' \
+		'Fl c , Fl -count' 'Fl o , Fl -output' 'Fl -partial' 'Fl -sysfs-root' \
+		'Cm report' '60-undervoltctl.rules'; do
+		grep -qF -- "$o" undervoltctl.8 || { echo "missing: $o"; return 1; }
+	done
+}
+
+check "make install honours DESTDIR and PREFIX, installs exactly the README's list" installed
+check "#14.3 make install PREFIX=/usr after a plain make: the unit runs /usr/sbin" prefix_after_make
+check "#14.9 the udev rule restarts the unit when intel_undervolt binds" udev_rule
+check "#14.12 the udev rule restarts the unit when the power source changes" udev_rule_power
+check "#14.9 the unit is a oneshot, no silent skip without the driver, no resume hook" unit
 check "systemd-analyze verify finds nothing wrong in the unit" unit_verify
 check "make static O=PATH builds a static binary" static
 check "undervoltctl.8 is clean mdoc with EXAMPLES" manlint undervoltctl.8
 check "undervolt.conf.5 is clean mdoc with EXAMPLES" manlint undervolt.conf.5
 check "bash completion completes planes" completion
+check "#14.8 bash completion leaves out planes given, quotes file names" completion_given
+check "#14.8 undervoltctl.8 lists every option and verb" man_options
 exit $failed

@@ -75,6 +75,14 @@ check_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (expected '$2', got '$3')"; fi
 }
 
+# writes: the writes of the last run with UNDERVOLTCTL_TEST_LOG_WRITES=$tmp/writes,
+# relative to the fake tree, on one line; the log is emptied.
+writes() {
+	[ -f "$tmp/writes" ] || return 0
+	sed -e "s|^$drv/||" -e "s|^$params|parameters|" "$tmp/writes" | tr '\n' ' ' | sed 's/ $//'
+	rm -f "$tmp/writes"
+}
+
 # offsets: every plane file of the tree as "00:core=-80 ...", to compare
 # before and after an operation that must change nothing.
 offsets() {
@@ -202,7 +210,7 @@ uvc status --json --package 1
 check_eq "JSON: --package 1, refused by SGX" "1 False sgx" \
 	"$(python3 -c 'import json,sys; d=json.load(sys.stdin); p=d["packages"]; print(len(p), p[0]["writable"], p[0]["write_block_reason"])' < "$tmp/out" 2>&1)"
 uvc status
-expect "status says why a package is not writable and what to do" 0 '^package 1: not writable \(sgx\): SGX is enabled; disable SGX'
+expect "status says why a package is not writable and what to do, exit 4" 4 '^package 1: not writable \(sgx\): SGX is enabled; disable SGX'
 echo none > "$drv/package_01/write_block_reason"
 mv "$params/trial_seconds" "$tmp/trial_seconds"
 uvc status --json
@@ -223,7 +231,7 @@ expect "set --package 1 gpu on a package without gpu fails" 1 "" '^undervoltctl:
 check_eq "... and changes nothing" "$before" "$(offsets)"
 mv "$drv/package_00/gpu_offset_mv" "$tmp/gpu"
 uvc set core=-80 gpu=-30
-expect "set of a plane no package has fails" 1 "" '^undervoltctl: no package has a gpu plane'
+expect "set of a plane no package has fails" 1 "" '^undervoltctl: this CPU has no gpu plane, so it cannot take -30 mV; remove that value or make it 0'
 mv "$tmp/gpu" "$drv/package_00/gpu_offset_mv"
 check_eq "... and changes nothing" "$before" "$(offsets)"
 uvc set gpu=-30
@@ -302,7 +310,7 @@ uvc set --package 1 core=-30
 expect "firmware_ignored does not refuse a write" 0
 check_eq "... which reaches the driver" -30 "$(val 01 core)"
 uvc status
-expect "status says the firmware ignored the last write" 0 \
+expect "status says the firmware ignored the last write, exit 5" 5 \
 	'^package 1: writable, but the firmware acknowledged the last write and kept its old offset'
 uvc status --json
 check_eq "JSON: a package whose last write was ignored is writable" "True firmware_ignored" \
@@ -324,10 +332,12 @@ check_eq "reset --package 1 resets package 1 only" "-30 0" "$(val 00 uncore) $(v
 
 # --- trial mode --------------------------------------------------------------------
 make_tree
-uvc set --trial 30 core=-50 cache=-50
-expect "set --trial says how to confirm" 0 "run 'undervoltctl confirm'"
-check_eq "set --trial writes trial_seconds" 30 "$(cat "$params/trial_seconds")"
-echo 0 > "$params/trial_seconds"
+UNDERVOLTCTL_TEST_LOG_WRITES=$tmp/writes uvc set --trial 30 core=-50 cache=-50
+expect "set --trial says how to confirm" 0 "^provisional for 30 s: run 'undervoltctl confirm'"
+check_eq "#14.1 set --trial arms trial_seconds around its writes only" \
+	"parameters/trial_seconds=30 package_00/core_offset_mv=-50 package_00/cache_offset_mv=-50 package_01/core_offset_mv=-50 package_01/cache_offset_mv=-50 parameters/trial_seconds=0" \
+	"$(writes)"
+check_eq "#14.1 ... and leaves trial mode off for later changes" 0 "$(cat "$params/trial_seconds")"
 before=$(offsets)
 UNDERVOLTCTL_TEST_FAIL_WRITE=package_01/cache_offset_mv=EIO uvc set --trial 20 core=-60 cache=-60
 expect "a failed set --trial fails" 1
@@ -358,13 +368,20 @@ check_eq "apply: [package 1] overrides the top values" "-80 -80 -40 -70 -70" \
 	"$(val 00 core) $(val 00 cache) $(val 00 gpu) $(val 01 core) $(val 01 cache)"
 uvc apply "$(conf empty.conf '# nothing yet\n')"
 expect "an empty config applies nothing" 0 '^nothing to change$'
+# config_errors [LABEL]: each line of stdin, NAME|TEXT|LINE|MESSAGE, is a
+# config that apply must refuse with exit 2 naming LINE and MESSAGE.
+config_errors() {
+	local name text line msg c
+	while IFS='|' read -r name text line msg; do
+		c=$(conf "$name.conf" "$text")
+		uvc apply "$c"
+		expect "${1:+$1 }config error ($name): exit 2, file:line and what was expected" 2 "" \
+			"^undervoltctl: $c:$line: $msg.*; nothing was applied$"
+	done
+}
+
 before=$(offsets)
-while IFS='|' read -r name text line msg; do
-	c=$(conf "$name.conf" "$text")
-	uvc apply "$c"
-	expect "config error ($name): exit 2, file:line and what was expected" 2 "" \
-		"^undervoltctl: $c:$line: $msg.*; nothing was applied$"
-done <<'EOF'
+config_errors <<'EOF'
 noequals|core -80\n|1|expected '=' after 'core'
 plane|core = -50\ncpu = -80\n|2|unknown plane 'cpu'; expected one of core, gpu
 twice|core = -80\n# x\ncore = -70\n|3|core set twice in one section; the first is on line 1
@@ -409,12 +426,12 @@ uvc apply --dry-run "$tmp/imported.conf"
 expect "the imported config parses and applies (dry run)" 0 '^package 0 core: -80 -> -100 mV \(dry run\)$'
 uvc import "$here/intel-undervolt-old.conf"
 expect "import of the old 'apply'/'tdp' syntax" 0 '^uncore = -20$' "'tdp .*powercap"
-uvc import "$here/intel-undervolt-fractional.conf"
+uvc import --partial "$here/intel-undervolt-fractional.conf"
 expect "import rounds fractions toward 0 and says so" 0 '^core = -25$' '-25.84 mV rounded toward 0 to -25 mV'
 expect "import takes the later of a repeated index" 0 '^gpu = -35$' 'index 1 already set on line 4'
 expect "import reports an unknown index" 0 '^cache = -25$' 'index 7 is none'
 sed "s|@MARK@|$tmp/pwned|g" "$here/intel-undervolt-hostile.conf" > "$tmp/hostile.conf"
-uvc import "$tmp/hostile.conf"
+uvc import --partial "$tmp/hostile.conf"
 expect "import of shell syntax carries over only undervolt lines" 0 '^core = -60$' "unterminated quote"
 if [ -e "$tmp/pwned" ]; then fail "import executes nothing"; else pass "import executes nothing"; fi
 uvc import "$here/intel-undervolt-empty.conf"
@@ -462,5 +479,345 @@ expect "monitor shows missing sources as missing" 0 'power +missing'
 for src in temp MHz offset; do
 	expect "... $src missing" 0 "^  $src +missing"
 done
+
+# --- issue 14: defects and features found in the field ---------------------------
+# Each check names the item of issue 14 it covers; each failed before its fix.
+
+# uvc_in FILE ARGS...: uvc with FILE on standard input.
+uvc_in() {
+	local in=$1
+	shift
+	"${wrapper[@]}" "$bin" --sysfs-root "$root" "$@" \
+		>"$tmp/out" 2>"$tmp/err" <"$in"
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+# as_nobody ARGS...: uvc without root's capabilities. The binary is copied
+# beside the tree: its build directory may be private.
+as_nobody() {
+	cp "$bin" "$tmp/undervoltctl-nobody"
+	chmod -R a+rX "$tmp"
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		"${wrapper[@]}" "$tmp/undervoltctl-nobody" --sysfs-root "$root" "$@" \
+		>"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+# 1. Trial mode must not outlive the change that asked for it.
+make_tree
+echo 45 > "$params/trial_seconds"	# intel_undervolt.trial_seconds=45 at boot
+UNDERVOLTCTL_TEST_LOG_WRITES=$tmp/writes uvc set --package 0 core=-40 cache=-40
+expect "#14.1 a plain set under a boot-time trial_seconds exits 0" 0 '^package 0 cache: 0 -> -40 mV$'
+check_eq "#14.1 ... writes with trial mode off, then puts 45 back" \
+	"parameters/trial_seconds=0 package_00/core_offset_mv=-40 package_00/cache_offset_mv=-40 parameters/trial_seconds=45" \
+	"$(writes)"
+if grep -q provisional "$tmp/out" "$tmp/err"; then
+	fail "#14.1 ... and does not call itself provisional"
+else
+	pass "#14.1 ... and does not call itself provisional"
+fi
+c=$(conf boot.conf 'core = -60\ncache = -60\n')
+UNDERVOLTCTL_TEST_LOG_WRITES=$tmp/writes uvc apply "$c"
+check_eq "#14.1 apply (the boot unit) under trial_seconds=45 writes with it off" \
+	"0 parameters/trial_seconds=0 package_00/core_offset_mv=-60 package_00/cache_offset_mv=-60 package_01/core_offset_mv=-60 package_01/cache_offset_mv=-60 parameters/trial_seconds=45" \
+	"$rc $(writes)"
+echo 0 > "$params/trial_seconds"
+UNDERVOLTCTL_TEST_LOG_WRITES=$tmp/writes uvc set --trial 30 core=-60 cache=-60
+expect "#14.1 set --trial with nothing to change says so" 0 '^nothing to change$'
+if grep -q provisional "$tmp/out"; then
+	fail "#14.1 ... and does not print provisional"
+else
+	pass "#14.1 ... and does not print provisional"
+fi
+check_eq "#14.1 ... and leaves trial_seconds alone" "0 " "$(cat "$params/trial_seconds") $(writes)"
+UNDERVOLTCTL_TEST_LOG_WRITES=$tmp/writes uvc set --package 1 uncore=-5
+check_eq "#14.1 with trial mode off a plain set writes only the offset" \
+	"package_01/uncore_offset_mv=-5" "$(writes)"
+echo 17 > "$drv/trial_remaining_s"
+uvc set --package 1 uncore=-10
+expect "#14.1 a plain set during a running trial says it reverts with it" 0 \
+	'^provisional: a trial started earlier reverts every offset, these too, in 17 s$' \
+	"^undervoltctl: a trial period is still running \(17 s left\); this change reverts with it unless you run 'undervoltctl confirm'$"
+echo 0 > "$drv/trial_remaining_s"
+
+# 2. A plane the CPU lacks: 0 is a no-op, anything else names the plane.
+make_tree
+for p in 00 01; do rm -f "$drv/package_$p"/gpu_* "$drv/package_$p"/analogio_*; done
+c=$(conf allfive.conf 'core = -70\ngpu = 0\ncache = -70\nuncore = -20\nanalogio = 0\n')
+uvc apply "$c"
+expect "#14.2 apply of all five planes on a CPU without gpu and analogio, both 0, exits 0" 0 '^package 1 uncore: 0 -> -20 mV$'
+check_eq "#14.2 ... and sets the planes the CPU has" "-70 -70 -20 -70 -70 -20" \
+	"$(val 00 core) $(val 00 cache) $(val 00 uncore) $(val 01 core) $(val 01 cache) $(val 01 uncore)"
+before=$(offsets)
+c=$(conf gpu40.conf 'core = -70\ncache = -70\ngpu = -40\n')
+uvc apply "$c"
+expect "#14.2 a non-zero offset for a plane the CPU lacks fails naming it and the line" 1 "" \
+	"^undervoltctl: $c:3: this CPU has no gpu plane, so it cannot take -40 mV; remove that value or make it 0"
+check_eq "#14.2 ... and changes nothing" "$before" "$(offsets)"
+uvc set analogio=-5
+expect "#14.2 the message reads 'no analogio plane'" 1 "" '^undervoltctl: this CPU has no analogio plane, so'
+c=$(conf sec0.conf '[package 0]\ngpu = 0\ncore = -70\ncache = -70\n')
+uvc apply "$c"
+expect "#14.2 gpu = 0 in a [package N] section of a CPU without gpu is a no-op" 0 '^nothing to change$'
+
+# 4. A dry run reports the refusal of the real run, with its exit code.
+make_tree
+echo oc_lock > "$drv/package_01/write_block_reason"
+before=$(offsets)
+uvc set --dry-run core=-50 cache=-50
+expect "#14.4 set --dry-run refused by policy: exit 4 and the reason" 4 "" \
+	'^undervoltctl: package 1: writes refused \(oc_lock\): .*nothing was changed$'
+c=$(conf dry.conf 'core = -50\ncache = -50\n')
+uvc apply --dry-run "$c"
+expect "#14.4 apply --dry-run refused by policy: exit 4" 4 "" 'writes refused \(oc_lock\)'
+check_eq "#14.4 ... and no dry run printed changes" "" "$out"
+uvc set --dry-run --package 0 core=-50 cache=-50
+expect "#14.4 a dry run on a package that is not refused still works" 0 '^package 0 core: 0 -> -50 mV \(dry run\)$'
+check_eq "#14.4 ... and nothing was written" "$before" "$(offsets)"
+
+# 5. Import of hostile input: refuse binaries, sanitise, cap the messages.
+printf "undervolt 0 'CPU' -100\r\nundervolt 1 'GPU' -50\r\nundervolt 2 'CPU Cache' -100\r\nundervolt 3 'System Agent' 0\r\nundervolt 4 'Analog I/O' 0\r\n" > "$tmp/crlf.conf"
+uvc import "$tmp/crlf.conf"
+expect "#14.5 a CRLF file imports" 0 '^core = -100$'
+check_eq "#14.5 ... into exactly the five planes" "core = -100|gpu = -50|cache = -100|uncore = 0|analogio = 0" \
+	"$(grep -v '^#' "$tmp/out" | tr '\n' '|' | sed 's/|$//')"
+check_eq "#14.5 ... with nothing on stderr" "" "$err"
+printf "undervolt 0 'CPU' -100\r5\nundervolt 2 'CPU Cache' \xe2\x88\x92100\n" > "$tmp/cr.conf"
+uvc import "$tmp/cr.conf"
+if grep -q $'[\r\x80-\xff]' "$tmp/err"; then
+	fail "#14.5 a carriage return or non-ASCII byte is not quoted back raw"
+else
+	pass "#14.5 a carriage return or non-ASCII byte is not quoted back raw"
+fi
+expect "#14.5 ... but shown as '?'" 1 "" "^undervoltctl: $tmp/cr.conf:1: '-100\?5' is not a number of millivolts"
+expect "#14.5 ... a Unicode minus too" 1 "" "^undervoltctl: $tmp/cr.conf:2: '\?\?\?100' is not a number of millivolts"
+printf "undervolt 0 'CPU' -100\033[2J\n" > "$tmp/esc.conf"
+uvc import "$tmp/esc.conf"
+expect "#14.5 an escape sequence makes it binary: exit 2, quoted as its byte" 2 "" \
+	"^undervoltctl: $tmp/esc.conf:1: byte 0x1b: this is not a text file"
+printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000undervolt 0 x -1\n' > "$tmp/elf"
+uvc import "$tmp/elf"
+expect "#14.5 a binary file is refused with exit 2" 2 "" "^undervoltctl: $tmp/elf:1: byte 0x7f: this is not a text file"
+check_eq "#14.5 ... in one line, with no output" "1 " "$(wc -l < "$tmp/err") $out"
+uvc import /bin/ls
+expect "#14.5 /bin/ls is refused with exit 2" 2 "" '^undervoltctl: /bin/ls: larger than 64 KiB'
+head -c 1048576 /dev/zero | tr '\0' 'x' | fold -w 3 > "$tmp/junk"
+uvc import "$tmp/junk"
+expect "#14.5 1 MB of junk is refused with exit 2" 2 "" 'larger than 64 KiB'
+check_eq "#14.5 ... in one line" 1 "$(wc -l < "$tmp/err")"
+yes 'frobnicate 1 2 3' | head -n 3000 > "$tmp/junk2"
+uvc import "$tmp/junk2"
+expect "#14.5 3000 unknown lines fail" 1 "" '^undervoltctl: .*junk2: 2980 more messages not shown$'
+check_eq "#14.5 ... with 20 lines about single lines and 3 more" 23 "$(wc -l < "$tmp/err")"
+
+# 6. import -o writes the whole file or leaves it; partial imports fail.
+mkdir -p "$tmp/etc"
+echo 'core = -33' > "$tmp/etc/undervolt.conf"
+uvc import -o "$tmp/etc/undervolt.conf" "$here/intel-undervolt-empty.conf"
+expect "#14.6 a failed import -o exits 1" 1 "" 'no undervolt line to import'
+check_eq "#14.6 ... and leaves the existing file as it was" "core = -33" "$(cat "$tmp/etc/undervolt.conf")"
+uvc import -o "$tmp/etc/undervolt.conf" "$here/intel-undervolt-fractional.conf"
+expect "#14.6 a partial import exits 1 without --partial" 1 "" \
+	"^undervoltctl: .*fractional.conf: 1 line could not be converted; nothing was written: fix it, or give --partial"
+check_eq "#14.6 ... and leaves the file as it was" "core = -33" "$(cat "$tmp/etc/undervolt.conf")"
+uvc import "$here/intel-undervolt-fractional.conf"
+check_eq "#14.6 ... and prints no configuration to stdout either" "1 " "$rc $out"
+uvc import -o "$tmp/etc/undervolt.conf" "$here/intel-undervolt.conf"
+expect "#14.6 import -o FILE exits 0 and says where it wrote" 0 "^wrote $tmp/etc/undervolt.conf: 5 planes"
+check_eq "#14.6 ... the file holds the converted planes" "core = -100|gpu = -50|cache = -100|uncore = 0|analogio = 0" \
+	"$(grep -v '^#' "$tmp/etc/undervolt.conf" | tr '\n' '|' | sed 's/|$//')"
+check_eq "#14.6 ... mode 644, no temporary file left" "644 undervolt.conf" \
+	"$(stat -c %a "$tmp/etc/undervolt.conf") $(ls "$tmp/etc" | tr '\n' ' ' | sed 's/ $//')"
+uvc import --partial -o "$tmp/etc/undervolt.conf" "$here/intel-undervolt-fractional.conf"
+expect "#14.6 --partial writes what could be converted" 0 "^wrote $tmp/etc/undervolt.conf: 4 planes"
+uvc import -o /nonexistent/dir/undervolt.conf "$here/intel-undervolt.conf"
+expect "#14.6 an unwritable -o FILE fails naming it" 1 "" '^undervoltctl: /nonexistent/dir/undervolt.conf: cannot write: No such file or directory'
+
+# 7. Exit codes and messages.
+make_tree
+{ echo 'core = -50'; head -c 70000 /dev/zero | tr '\0' '#'; echo; } > "$tmp/big.conf"
+uvc apply "$tmp/big.conf"
+expect "#14.7 a config over 64 KiB is a format error: exit 2" 2 "" "^undervoltctl: $tmp/big.conf: larger than 64 KiB, the limit of undervolt.conf\(5\)"
+uvc import "$tmp/missing.conf"
+if grep -q 'as an argument' "$tmp/err"; then
+	fail "#14.7 import of a missing FILE given does not ask for it as an argument"
+else
+	pass "#14.7 import of a missing FILE given does not ask for it as an argument"
+fi
+echo 12 > "$drv/trial_remaining_s"
+as_nobody confirm
+expect "#14.7 confirm without permission says to run as root" 1 "" "^undervoltctl: $drv/confirm: cannot confirm: Permission denied; .*; run as root$"
+as_nobody status
+expect "#14.7 status as non-root does not say plainly 'writable'" 0 \
+	'^package 0: writable by root only: this process lacks CAP_SYS_RAWIO; run as root'
+echo 0 > "$drv/trial_remaining_s"
+echo recovery > "$drv/package_00/write_block_reason"
+uvc set core=-50
+expect "#14.7 the recovery switch advice turns it off at run time" 4 "" \
+	"writes refused \(recovery\): .*'echo 1 > /sys/module/intel_undervolt/parameters/apply'"
+if grep -q 'and reboot' "$tmp/err"; then fail "#14.7 ... and does not say reboot"; else pass "#14.7 ... and does not say reboot"; fi
+echo lockdown > "$drv/package_00/write_block_reason"
+uvc set core=-50
+expect "#14.7 the lockdown advice says what to do" 4 "" \
+	'writes refused \(lockdown\): .*turn Secure Boot off in the firmware setup, or boot without lockdown='
+echo none > "$drv/package_00/write_block_reason"
+printf "# undervolt 0 'CPU' -100\n#undervolt 1 'GPU' -50\n# undervolt 2 'CPU Cache' -100\n# Usage: undervolt \${index} \${display_name} \${undervolt_value}\n" > "$tmp/commented.conf"
+uvc import "$tmp/commented.conf"
+expect "#14.7 an import with every undervolt line commented out says so" 1 "" \
+	"^undervoltctl: $tmp/commented.conf: every undervolt line is commented out \(3 of them\); remove the '#'"
+printf "undervolt 0 'CPU' -100\nundervolt 2 'CPU Cache' -80\n" > "$tmp/differ.conf"
+uvc import "$tmp/differ.conf"
+expect "#14.7 core and cache differing says the CPU uses the higher offset" 0 "" \
+	'core and cache differ \(-100 and -80 mV\); on Skylake and later they are one plane, the CPU uses the higher offset \(-80 mV\)'
+
+# 8. Small things.
+uvc --version
+expect "#14.8 --version prints the version" 0 '^undervoltctl 0\.1$'
+uvc_in "$here/intel-undervolt.conf" import -
+expect "#14.8 import - reads standard input" 0 '^core = -100$' '^undervoltctl: \(standard input\):1[0-9]:'
+printf 'core = -30\ncache = -30\n' > "$tmp/stdin.conf"
+uvc_in "$tmp/stdin.conf" apply -
+expect "#14.8 apply - reads standard input" 0 '^package 1 cache: 0 -> -30 mV$'
+make_tree
+rm "$drv/package_00/cache_offset_mv"
+ln -s core_offset_mv "$drv/package_00/cache_offset_mv"
+uvc set --package 0 core=-50
+expect "#14.8 on coupled CPUs set core reports cache too" 0 \
+	'^package 0 cache: 0 -> -50 mV \(moved with core: one plane on this CPU\)$'
+uvc monitor --interval 0.01 --count 1
+check_eq "#14.8 monitor aligns a second package under the first" \
+	"  offset   package 0: core -50 gpu 0 cache -50 uncore 0 analogio 0 mV|           package 1: core 0 cache 0 uncore 0 analogio 0 mV" \
+	"$(sed -n '/^  offset/,$p' "$tmp/out" | tr '\n' '|' | sed 's/|$//')"
+
+# 9. The boot unit: without the driver, apply says nothing was applied.
+c=$(conf boot9.conf 'core = -50\n')
+"${wrapper[@]}" "$bin" --sysfs-root "$tmp/empty" apply "$c" >"$tmp/out" 2>"$tmp/err"
+rc=$?; out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
+expect "#14.9 apply without the driver says nothing was applied and when it will be" 3 "" \
+	"^undervoltctl: $c: nothing was applied; undervoltctl.service applies it when the driver binds$"
+
+# 10. status explains each block reason and exits by who blocks.
+make_tree
+echo oc_lock > "$drv/package_00/write_block_reason"
+uvc status
+expect "#14.10 status: the firmware's overclocking lock exits 5" 5 \
+	'^package 0: not writable \(oc_lock\): .*"Overclocking Lock" or "Undervolt Protection"'
+echo sgx > "$drv/package_00/write_block_reason"
+uvc status --json
+expect "#14.10 status --json: refused by SGX exits 4" 4
+check_eq "#14.10 status --json carries the advice" \
+	"SGX is enabled; disable SGX (Software Guard Extensions) in the firmware setup to allow offsets: undervolting can break SGX enclaves (Plundervolt, CVE-2019-11157)" \
+	"$(json 'd["packages"][0]["write_block_advice"]')"
+echo lockdown > "$drv/package_00/write_block_reason"
+uvc status
+expect "#14.10 status: lockdown exits 4 and names Secure Boot" 4 'not writable \(lockdown\): .*Secure Boot'
+echo none > "$drv/package_00/write_block_reason"
+uvc status
+expect "#14.10 status: writable exits 0" 0 '^package 0: writable$'
+
+# 11. report: a JSON document for bug reports, with nothing identifying.
+make_tree
+mkdir -p "$root/class/dmi/id" "$root/kernel/security" "$root/module/intel_undervolt" "$tmp/proc"
+echo 'LENOVO' > "$root/class/dmi/id/sys_vendor"
+echo '20KHCTO1WW' > "$root/class/dmi/id/product_name"
+echo 'ThinkPad X1 Carbon 6th' > "$root/class/dmi/id/product_version"
+echo 'N23ET81W (1.56 )' > "$root/class/dmi/id/bios_version"
+echo '09/13/2022' > "$root/class/dmi/id/bios_date"
+echo 'PF1ABCDE' > "$root/class/dmi/id/product_serial"
+echo '5e8d1e1c-3a6f-11b2-a85c-d0d24b3c0f2a' > "$root/class/dmi/id/product_uuid"
+echo 'L1HF8AB01XY' > "$root/class/dmi/id/board_serial"
+echo 'none [integrity] confidentiality' > "$root/kernel/security/lockdown"
+echo '6D1E8E0F0A5A0D4B1C9E2F3' > "$root/module/intel_undervolt/srcversion"
+printf '%s\n' 'processor	: 0' 'vendor_id	: GenuineIntel' 'cpu family	: 6' \
+	'model		: 142' 'model name	: Intel(R) Core(TM) i7-8650U CPU @ 1.90GHz' \
+	'stepping	: 10' 'microcode	: 0xf4' 'cpu MHz		: 2100.000' '' \
+	'processor	: 1' 'vendor_id	: GenuineIntel' 'cpu family	: 6' \
+	'model		: 158' 'stepping	: 9' > "$tmp/proc/cpuinfo"
+UNDERVOLTCTL_PROC_ROOT=$tmp/proc uvc report
+if python3 -c 'import json,sys; json.load(sys.stdin)' < "$tmp/out" 2>/dev/null; then
+	pass "#14.11 report is valid JSON"
+else
+	fail "#14.11 report is valid JSON"
+fi
+expect "#14.11 report exits 0" 0
+check_eq "#14.11 report: the CPU of the first processor" "6 142 10 0xf4 GenuineIntel" \
+	"$(json 'd["cpu"]["family"], d["cpu"]["model"], d["cpu"]["stepping"], d["cpu"]["microcode"], d["cpu"]["vendor"]' | tr -d "(),'")"
+check_eq "#14.11 report: firmware and product from DMI" "N23ET81W (1.56 )|09/13/2022|LENOVO|20KHCTO1WW|None" \
+	"$(json '"|".join(str(d["firmware"][k]) for k in ("bios_version", "bios_date", "sys_vendor", "product_name", "board_name"))')"
+check_eq "#14.11 report: lockdown, driver srcversion and version, tool version" "integrity 6D1E8E0F0A5A0D4B1C9E2F3 None 0.1" \
+	"$(json 'd["lockdown"], d["driver_srcversion"], d["driver_version"], d["undervoltctl"]' | tr -d "(),'")"
+check_eq "#14.11 report: the driver's packages, block reason and planes" "[0, 1]|none|['core', 'cache', 'uncore', 'analogio']" \
+	"$(json '"|".join(str(x) for x in ([p["id"] for p in d["status"]["packages"]], d["status"]["packages"][0]["write_block_reason"], list(d["status"]["packages"][1]["planes"])))')"
+if grep -qE 'PF1ABCDE|5e8d1e1c|L1HF8AB01XY|serial|uuid' "$tmp/out" ||
+	grep -qF "\"$(uname -n)\"" "$tmp/out"; then
+	fail "#14.11 report holds no serial number, UUID or host name"
+else
+	pass "#14.11 report holds no serial number, UUID or host name"
+fi
+UNDERVOLTCTL_PROC_ROOT=$tmp/proc "${wrapper[@]}" "$bin" --sysfs-root "$tmp/empty" report >"$tmp/out" 2>"$tmp/err"
+rc=$?; out=$(cat "$tmp/out"); err=$(cat "$tmp/err")
+check_eq "#14.11 report without the driver: exit 0, status null" "0 None" "$rc $(json 'd["status"]')"
+
+# 12. [ac] and [battery] sections, picked by the power source.
+make_tree
+ps=$root/class/power_supply
+mkdir -p "$ps/AC" "$ps/BAT0"
+echo Mains > "$ps/AC/type"
+echo 1 > "$ps/AC/online"
+echo Battery > "$ps/BAT0/type"
+c=$(conf profiles.conf 'core = -50\ncache = -50\ngpu = -20\n\n[ac]\ncore = -80\ncache = -80\n\n[battery]\ncore = -40\ncache = -40\n\n[package 1]\nuncore = -10\n')
+uvc apply "$c"
+expect "#14.12 on AC apply says the [ac] values apply" 0 "^on AC: the \[ac\] values of $c apply$"
+check_eq "#14.12 ... and writes them, the top gpu and [package 1] uncore" "-80 -80 -20 -80 -80 -10" \
+	"$(val 00 core) $(val 00 cache) $(val 00 gpu) $(val 01 core) $(val 01 cache) $(val 01 uncore)"
+echo 0 > "$ps/AC/online"
+uvc apply "$c"
+expect "#14.12 on battery the [battery] values apply" 0 "^on battery: the \[battery\] values of $c apply$"
+check_eq "#14.12 ... and are written" "-40 -40 -20 -40 -40 -10" \
+	"$(val 00 core) $(val 00 cache) $(val 00 gpu) $(val 01 core) $(val 01 cache) $(val 01 uncore)"
+mkdir -p "$ps/ucsi-source-psy-USBC000:001"
+echo USB > "$ps/ucsi-source-psy-USBC000:001/type"
+echo 1 > "$ps/ucsi-source-psy-USBC000:001/online"
+uvc apply --dry-run "$c"
+expect "#14.12 a USB-C charger online counts as AC" 0 '^on AC: ' 
+rm -rf "$ps"
+uvc apply --dry-run "$c"
+expect "#14.12 no battery at all (a desktop) counts as AC" 0 '^on AC: '
+uvc apply --dry-run "$(conf nosections.conf 'core = -40\ncache = -40\n')"
+if grep -q '^on ' "$tmp/out"; then
+	fail "#14.12 a file without [ac] or [battery] does not talk of power sources"
+else
+	pass "#14.12 a file without [ac] or [battery] does not talk of power sources"
+fi
+before=$(offsets)
+config_errors "#14.12" <<'EOF'
+aconly|core = -50\n[ac]\ncache = -60\n|3|cache is set in \[ac\] only; give its value on battery in \[battery\] or before the first section
+batonly|[battery]\ngpu = -10\n|2|gpu is set in \[battery\] only; give its value on ac in \[ac\]
+acrepeat|[ac]\n[battery]\n[ac]\n|3|\[ac\] repeated; the first is on line 1
+acjunk|[ac] x\n|1|unexpected 'x' after '\[ac\]'
+accase|[AC]\n|1|expected '\[package N\]', '\[ac\]' or '\[battery\]', found '\[AC\]'
+EOF
+check_eq "#14.12 no profile error changed anything" "$before" "$(offsets)"
+
+# The import corpus: realistic files of each format (tests/corpus/), each
+# converted as tests/corpus/EXPECTED says, worked out by hand.
+make_tree
+while IFS='|' read -r file opts want planes msg; do
+	case $file in ''|'#'*) continue ;; esac
+	# shellcheck disable=SC2086 # OPTIONS is a list
+	uvc import $opts "$here/corpus/$file"
+	expect "#14 corpus: import $opts $file exits $want, saying why" "$want" "" "$msg"
+	got=$(grep -v '^#' "$tmp/out" | grep -v '^$' | tr '\n' '/' | sed 's|/$||')
+	check_eq "#14 corpus: ... and prints exactly the planes" "$planes" "${got:--}"
+	if [ "$want" = 0 ]; then
+		cp "$tmp/out" "$tmp/corpus.conf"
+		uvc apply --dry-run "$tmp/corpus.conf"
+		expect "#14 corpus: ... which apply --dry-run accepts" 0
+	fi
+done < "$here/corpus/EXPECTED"
 
 exit $failed
