@@ -34,4 +34,16 @@ check_grep "the driver says what to do" "core offset write refused \(lockdown\)"
 check_eq "under lockdown max_undervolt_mv is still readable" 250 \
 	"$(cat /sys/module/intel_undervolt/parameters/max_undervolt_mv)"
 
+# A restore is a write: after S3 under lockdown the driver does not put
+# back the -20 mV it set before; the firmware keeps its boot word.
+echo deep > /sys/power/mem_sleep
+echo 0 > /sys/class/rtc/rtc0/wakealarm
+echo +2 > /sys/class/rtc/rtc0/wakealarm
+kmsg_mark s3
+check "suspend to RAM (S3) under lockdown and wake up" sh -c 'echo mem > /sys/power/state'
+check_eq "the firmware's gpu word is the boot word, not -20 mV" 0x00048c16 "$(fwctl word 1)"
+check_eq "gpu_offset_mv reads 0" 0 "$(cat $PKG/gpu_offset_mv)"
+check_grep "the driver says why it did not restore" \
+	"package 00: resume: offsets not restored \(lockdown\)" "$(dmesg_since s3)"
+
 finish
