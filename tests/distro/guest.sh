@@ -175,8 +175,8 @@ case $boot in
 	status=$(undervoltctl status 2>&1)
 	echo "$status" > $console
 	check_grep "undervoltctl status shows the refusal" 'oc_lock|overclocking lock|locked' "$status"
-	check_grep "the journal has the driver's refusal of the boot apply" \
-		'core offset write refused \(oc_lock\)' "$(journalctl -b -k --no-pager)"
+	# undervoltctl reads write_block_reason and refuses before it writes,
+	# so the refusal in the journal is the unit's, not the driver's.
 	check_grep "the journal has undervoltctl.service's refusal" 'refused \(oc_lock\)' \
 		"$(journalctl -b -u undervoltctl.service --no-pager)"
 	check_eq "undervoltctl.service failed" "failed" \
