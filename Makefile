@@ -10,7 +10,7 @@ GUEST_PROGRAMS := $(OUT)/guest/msrtool $(OUT)/guest/writefile $(OUT)/guest/fwctl
 UVCTL_SRCS := $(wildcard tools/undervoltctl/*.[ch])
 
 .PHONY: all setup kernel guest-programs demo check check-test check-debug bench \
-	check-dkms dkms-source series fuzz install clean
+	check-dkms dkms-source series fuzz install clean deb check-distro
 
 all: kernel guest-programs
 
@@ -57,6 +57,16 @@ check-dkms: setup
 
 dkms-source:
 	scripts/dkms-source
+
+# The Debian packages undervoltctl and intel-undervolt-dkms (debian/), in
+# build/deb, checked with lintian.
+deb: setup
+	scripts/build-deb
+
+# The packages on a Debian 12 guest, as a user installs and uses them
+# (tests/distro/check.sh): not part of check yet.
+check-distro: setup
+	tests/distro/check.sh
 
 # The series as it would be mailed: kernel/patches/ written again by git
 # format-patch, with a cover letter (kernel/cover-letter), in SERIES_OUT.

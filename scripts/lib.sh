@@ -73,3 +73,24 @@ lu_format_patch() {
 	git -C "$LU_SRC" format-patch -q --zero-commit --no-signature "$@" \
 		pristine..series
 }
+
+# lu_progress LABEL LOG: a long step's output goes to LOG; every 15 s (and
+# at the end) one line says how long it has run, how many lines it wrote
+# and the last of them, so a slow step shows how far along it is.
+lu_progress() {
+	local label=$1 log=$2 start now last=0 n=0 line=""
+	start=$(date +%s)
+	: > "$log"
+	while IFS= read -r line || [ -n "$line" ]; do
+		printf '%s\n' "$line" >> "$log"
+		n=$((n + 1))
+		now=$(date +%s)
+		if [ $((now - last)) -ge 15 ]; then
+			last=$now
+			printf '%s: %s: %ds, %d lines, now: %.100s\n' "${0##*/}" "$label" \
+				$((now - start)) "$n" "$line" >&2
+		fi
+	done
+	printf '%s: %s: done in %ds (%d lines, log: %s)\n' "${0##*/}" "$label" \
+		$(($(date +%s) - start)) "$n" "$log" >&2
+}

@@ -1,0 +1,156 @@
+#!/bin/bash
+# make check-distro: what a user of Debian 12 does with our packages, on a
+# real Debian 12 system (scripts/distro-image) booted from its disk with
+# Debian's kernel and initramfs, systemd as init, under our QEMU with the
+# firmware model. The guest's part is tests/distro/guest.sh, run by systemd
+# at each of three boots of one copy of the image:
+#   QEMU 1, firmware unlocked: boot 1 (install, config, enable) and, after
+#           the guest's own reboot, boot 2 (applied at boot, S3, a second
+#           kernel)
+#   QEMU 2, firmware oc-locked: boot 3 (the refusal, apt remove and purge)
+# Prints TAP lines and "N passed, N failed"; exits non-zero on a failure.
+#
+# Environment: LU_DISTRO_TIMEOUT (seconds per QEMU run, default 2400),
+# LU_DISTRO_KERNEL2=0 (skip the second kernel, the slowest part: its
+# packages and a second DKMS build),
+# LU_DEBS (a directory with the two .deb files; default: make deb),
+# LU_DISTRO_IMAGE (an image directory; default: scripts/distro-image's),
+# LU_DISTRO_LOGS (a directory to keep the guests' serial logs in).
+set -euo pipefail
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+timeout_s=${LU_DISTRO_TIMEOUT:-2400}
+start=$(date +%s)
+passed=0
+failed=0
+skipped=0
+
+tap() {
+	case $1 in
+	'ok - '*' # SKIP'*) skipped=$((skipped + 1)) ;;
+	'ok - '*) passed=$((passed + 1)) ;;
+	'not ok - '*) failed=$((failed + 1)) ;;
+	esac
+	echo "$1"
+}
+
+# The README's commands of "A user's first five minutes" and the user
+# commands of guest.sh, in order: the same, word for word.
+readme_commands() {
+	awk '/^## A user.s first five minutes/ { s = 1; next }
+	     s && /^```/ { if (++f == 2) exit; next }
+	     s && f == 1' "$LU_ROOT/README.md" | sed 's/  *#.*//'
+}
+guest_commands() {
+	sed -n "s/^[[:space:]]*user \(['\"]\)\(.*\)\1\$/\2/p" "$LU_ROOT/tests/distro/guest.sh" |
+		sed 's/\\\\/\\/g'
+}
+if [ "$(readme_commands)" = "$(guest_commands)" ] && [ -n "$(guest_commands)" ]; then
+	tap "ok - README's first five minutes is the sequence the test runs"
+else
+	tap "not ok - README's first five minutes is the sequence the test runs"
+	diff <(readme_commands) <(guest_commands) | sed 's/^/# /' || true
+fi
+
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/check-distro.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+if [ -n "${LU_DEBS:-}" ]; then
+	debs=("$LU_DEBS"/undervoltctl_*.deb "$LU_DEBS"/intel-undervolt-dkms_*.deb)
+else
+	mapfile -t debs < <("$LU_ROOT/scripts/build-deb" "$work/deb")
+fi
+[ ${#debs[@]} -eq 2 ] || lu_die "expected two .deb files, got: ${debs[*]}"
+make -s -C "$LU_ROOT" build/guest/fwctl
+# QEMU under a name of its own (a link: it finds its firmware files from
+# the real path), so that a "pkill qemu-system-x86" elsewhere on the machine
+# does not end this guest (it did, once).
+ln -s "$("$LU_ROOT/scripts/build-qemu")" "$work/lu-distro-vm"
+qemu=$work/lu-distro-vm
+image=${LU_DISTRO_IMAGE:-$("$LU_ROOT/scripts/distro-image")}
+
+lu_log "copying the image $image/root.img"
+cp --sparse=always "$image/root.img" "$work/root.img"
+cp "$image/vmlinuz" "$image/initrd.img" "$image/kver" "$work/"
+mkdir -p "$work/test/debs" "$work/test/bin"
+cp "${debs[@]}" "$work/test/debs/"
+cp "$LU_ROOT/build/guest/fwctl" "$work/test/bin/"
+cp "$LU_ROOT/tests/distro/guest.sh" "$LU_ROOT/tests/guest/lib.sh" "$image/kernel2" "$work/test/"
+[ "${LU_DISTRO_KERNEL2:-1}" = 0 ] && touch "$work/test/skip-kernel2"
+truncate -s 64M "$work/test.img"
+mkfs.ext4 -q -L lu-test -d "$work/test" "$work/test.img"
+
+stall_re='rcu: INFO: rcu_[a-z]+ (self-)?detected stall|detected stalls on CPUs/tasks|BUG: soft lockup|[Hh]ard LOCKUP|INFO: task .* blocked for more than|Kernel panic'
+
+# run_guest PROFILE BOOTS: one QEMU run until the guest powers off; the
+# guest's TAP lines are printed as they come. A kernel stall or panic on
+# the console stops it at once.
+run_guest() {
+	local profile=$1 boots=$2 console=$work/console-$1.log control=$work/control-$1.log
+	local rc watcher qpid line
+	lu_log "booting Debian ($(cat "$work/kver"), firmware $profile, boots $boots); guest output follows"
+	: > "$console"
+	(
+		while sleep 5; do
+			qpid=$(cat "$work/qemu.pid" 2>/dev/null) || continue
+			if grep -aqE "$stall_re" "$console"; then
+				grep -aEm1 "$stall_re" "$console" > "$work/stalled"
+				kill "$qpid" 2>/dev/null
+				exit 0
+			fi
+		done
+	) &
+	watcher=$!
+	set +e
+	timeout --foreground -k 5 "$timeout_s" \
+		"$qemu" -machine q35 -accel tcg,thread=single \
+		-cpu "Skylake-Client,-hypervisor,oc-mailbox=on,oc-profile=$profile" \
+		-smp 2 -m 2048 -nic none \
+		-kernel "$work/vmlinuz" -initrd "$work/initrd.img" \
+		-append "root=LABEL=lu-root rw console=ttyS0 loglevel=4 mem_sleep_default=deep panic=-1" \
+		-drive "file=$work/root.img,format=raw,if=virtio,cache=unsafe" \
+		-drive "file=$work/test.img,format=raw,if=virtio,readonly=on" \
+		-display none -monitor none -pidfile "$work/qemu.pid" \
+		-serial "file:$console" -serial stdio </dev/null \
+		2> >(grep -v "TCG doesn't support requested feature" >&2) |
+		sed -u 's/\r$//' | tee "$control" | grep --line-buffered -a -E '^(ok|not ok) - |^# ' | sed -u 's/^/  /' >&2
+	rc=${PIPESTATUS[0]}
+	set -e
+	kill "$watcher" 2>/dev/null || true
+	wait "$watcher" 2>/dev/null || true
+	rm -f "$work/qemu.pid"
+	while IFS= read -r line; do
+		case $line in 'ok - '*|'not ok - '*) tap "$line" ;; esac
+	done < <(grep -aE '^(not )?ok - ' "$control")
+	if [ -f "$work/stalled" ]; then
+		tap "not ok - firmware $profile: the guest stalled: $(cat "$work/stalled")"
+	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		tap "not ok - firmware $profile: the guest powered off within ${timeout_s}s"
+	elif [ $rc -ne 0 ]; then
+		tap "not ok - firmware $profile: qemu exited with status $rc"
+	fi
+	local b
+	for b in $boots; do
+		if grep -aq "^LU-TEST-BOOT-DONE $b " "$control"; then
+			tap "ok - boot $b ran to its end"
+		else
+			tap "not ok - boot $b ran to its end"
+		fi
+	done
+	if [ -n "${LU_DISTRO_LOGS:-}" ]; then
+		mkdir -p "$LU_DISTRO_LOGS"
+		cp "$console" "$control" "$LU_DISTRO_LOGS/"
+	fi
+	lu_log "firmware $profile: done after $(($(date +%s) - start))s in all"
+}
+
+run_guest unlocked "1 2"
+run_guest oc-locked "3"
+
+lu_log "$(($(date +%s) - start))s"
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
