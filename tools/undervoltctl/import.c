@@ -252,10 +252,11 @@ static void write_config(const struct imported *im, const char *file,
 	enum power_source src;
 	enum plane pl;
 
-	fprintf(out, "# undervolt.conf(5), imported from %s%s%s by "
+	fprintf(out, "# undervolt.conf(5), imported from %s%s%s%s%s by "
 		"'undervoltctl import'.\n# Review it, then run "
 		"'undervoltctl apply --dry-run'.\n", file,
-		format ? ", a configuration of " : "", format ? format : "");
+		format ? ", a configuration of " : "", format ? format : "",
+		im->origin[0] ? ", " : "", im->origin);
 	for (pl = 0; pl < PLANE_COUNT; pl++)
 		if (im->set[pl])
 			fprintf(out, "%s = %ld\n", plane_name(pl), im->mv[pl]);
@@ -349,6 +350,33 @@ const char *import_line_end(const char *p, const char *eol)
 	return eol > p && eol[-1] == '\r' ? eol - 1 : eol;
 }
 
+const char *import_trim(const char *p, const char *end, const char **tail)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	*tail = end;
+	return p;
+}
+
+bool import_next_line(struct import_lines *it, const char **p,
+		      const char **tail)
+{
+	const char *nl, *eol;
+
+	while (it->p < it->end) {
+		nl = memchr(it->p, '\n', (size_t)(it->end - it->p));
+		eol = import_line_end(it->p, nl ? nl : it->end);
+		it->line++;
+		*p = import_trim(it->p, eol, tail);
+		it->p = nl ? nl + 1 : it->end;
+		if (*p != *tail && **p != '#' && **p != ';')
+			return true;
+	}
+	return false;
+}
+
 enum format { FORMAT_INTEL_UNDERVOLT, FORMAT_THROTTLED, FORMAT_THROTTLESTOP };
 
 /*
@@ -377,8 +405,9 @@ static enum format detect_format(const char *buf, size_t len)
 	return ini ? FORMAT_THROTTLED : FORMAT_INTEL_UNDERVOLT;
 }
 
-int import_convert(const char *buf, size_t len, const char *file, FILE *out,
-		   FILE *diag, struct import_result *res)
+int import_convert(const char *buf, size_t len, const char *file,
+		   unsigned int profile, FILE *out, FILE *diag,
+		   struct import_result *res)
 {
 	struct diag d = { .f = diag };
 	const char *p, *bad;
@@ -411,20 +440,19 @@ int import_convert(const char *buf, size_t len, const char *file, FILE *out,
 		r = import_throttled(buf, len, &im, &d, res);
 		break;
 	case FORMAT_THROTTLESTOP:
-		/*
-		 * Its FIVR offsets are hex words per plane and profile; until
-		 * a converter is checked against ThrottleStop itself, say so
-		 * rather than guess.
-		 */
 		res->format = "ThrottleStop";
-		fprintf(diag, "undervoltctl: %s: a ThrottleStop.ini; its FIVR "
-			"offsets are not converted yet: read each plane's "
-			"offset in ThrottleStop's FIVR window and write it as "
-			"'PLANE = MV' (undervolt.conf(5)); nothing was "
-			"imported\n", name);
-		res->refused = true;
-		return 0;
+		r = import_throttlestop(buf, len, profile, &im, &d, res);
+		break;
 	}
+	if (profile && !res->format)
+		fprintf(diag, "undervoltctl: %s: --profile is for a "
+			"ThrottleStop.ini; an intel-undervolt configuration "
+			"has none, so it is ignored\n", name);
+	else if (profile && strcmp(res->format, "ThrottleStop") != 0)
+		fprintf(diag, "undervoltctl: %s: --profile is for a "
+			"ThrottleStop.ini; a throttled configuration's [ac] "
+			"and [battery] both carry over, so it is ignored\n",
+			name);
 	if (r < 0)
 		return -1;
 	if (d.notes > MAX_NOTES)
@@ -492,7 +520,8 @@ int cmd_import(const struct uv_opts *o)
 	}
 	/* Held in memory: nothing reaches the output unless all is well. */
 	out = open_memstream(&text, &tlen);
-	r = out ? import_convert(buf, len, file, out, stderr, &res) : -1;
+	r = out ? import_convert(buf, len, file, o->profile, out, stderr,
+					 &res) : -1;
 	if (out && fclose(out))
 		r = -1;
 	free(buf);
@@ -509,8 +538,6 @@ int cmd_import(const struct uv_opts *o)
 			"why and what to use instead", file,
 			res.failed + res.advised,
 			res.failed + res.advised == 1 ? "" : "s");
-	if (res.refused)
-		goto done;
 	if (res.planes == 0 && res.commented) {
 		uv_warn("%s: every undervolt line is commented out (%d of "
 			"them); remove the '#' before those you want, then "
@@ -518,9 +545,15 @@ int cmd_import(const struct uv_opts *o)
 		goto done;
 	}
 	if (res.planes == 0) {
-		uv_warn("%s: no %s to import; is it %s configuration?", file,
-			res.format ? "undervolt offset" : "undervolt line",
-			res.format ? "a throttled" : "an intel-undervolt");
+		if (res.format && strcmp(res.format, "ThrottleStop") == 0)
+			uv_warn("%s: no FIVR offset in use in that profile "
+				"(UnlockVoltage and a non-zero FIVRVoltage); "
+				"nothing to import", file);
+		else
+			uv_warn("%s: no %s to import; is it %s configuration?",
+				file, res.format ? "undervolt offset" :
+				"undervolt line", res.format ? "a throttled" :
+				"an intel-undervolt");
 		goto done;
 	}
 	if (res.failed && !o->partial) {

@@ -17,6 +17,7 @@ struct imported {
 	unsigned int line[PLANE_COUNT];
 	bool src_set[SOURCE_COUNT][PLANE_COUNT];	/* [ac], [battery] */
 	long src_mv[SOURCE_COUNT][PLANE_COUNT];
+	char origin[80];	/* "" or what the header names, e.g. a profile */
 };
 
 /* Where messages go and how many were printed. */
@@ -35,9 +36,26 @@ void import_printable(const char *p, size_t len, char *buf, size_t size);
 int import_mv(const char *text, unsigned int line, struct diag *d, long *out);
 /* The end of the line P..EOL without a Windows \r. */
 const char *import_line_end(const char *p, const char *eol);
+/* P..END without blanks and tabs at either end; the new end in *TAIL. */
+const char *import_trim(const char *p, const char *end, const char **tail);
+
+/* The lines of an INI file, blank ones and comments (# or ;) skipped. */
+struct import_lines {
+	const char *p, *end;
+	unsigned int line;	/* of the line last returned, from 1 */
+};
+
+/* The next line, trimmed, in *P..*TAIL; false after the last. */
+bool import_next_line(struct import_lines *it, const char **p,
+		      const char **tail);
 
 /* import_throttled.c: 0, or -1 without memory. */
 int import_throttled(const char *buf, size_t len, struct imported *im,
 		     struct diag *d, struct import_result *res);
+
+/* import_throttlestop.c: PROFILE 1-4, 0 the file's own; -1 without memory. */
+int import_throttlestop(const char *buf, size_t len, unsigned int profile,
+			struct imported *im, struct diag *d,
+			struct import_result *res);
 
 #endif

@@ -56,16 +56,6 @@ struct profiles {
 	unsigned int header[PROFILE_COUNT];	/* line, 0: no such section */
 };
 
-static const char *trim(const char *p, const char *end, const char **tail)
-{
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	*tail = end;
-	return p;
-}
-
 /* A section header; returns the profile, -1 for any other section. */
 static int section(const char *p, const char *end, unsigned int line,
 		   struct diag *d, struct import_result *res)
@@ -81,7 +71,7 @@ static int section(const char *p, const char *end, unsigned int line,
 		res->failed++;
 		return -1;
 	}
-	p = trim(p + 1, close, &tail);
+	p = import_trim(p + 1, close, &tail);
 	import_printable(p, (size_t)(tail - p), name, sizeof(name));
 	for (i = 0; i < PROFILE_COUNT; i++)
 		if (strcasecmp(name, profile_section[i]) == 0)
@@ -112,7 +102,7 @@ static void key_value(const char *p, const char *end, unsigned int line,
 
 	while (sep < end && *sep != ':' && *sep != '=')
 		sep++;
-	p = trim(p, sep, &kend);
+	p = import_trim(p, sep, &kend);
 	import_printable(p, (size_t)(kend - p), key, sizeof(key));
 	if (sep == end) {
 		import_note(d, line, "'%s' is no KEY: VALUE line; not carried "
@@ -130,7 +120,7 @@ static void key_value(const char *p, const char *end, unsigned int line,
 		res->failed++;
 		return;
 	}
-	v = trim(sep + 1, end, &vend);
+	v = import_trim(sep + 1, end, &vend);
 	/* import_mv wants a string: copied whole or refused as too long. */
 	if ((size_t)(vend - v) >= sizeof(value)) {
 		import_note(d, line, "the value of %s is too long; not carried "
@@ -178,21 +168,17 @@ static void merge(const struct profiles *pr, struct imported *im)
 int import_throttled(const char *buf, size_t len, struct imported *im,
 		     struct diag *d, struct import_result *res)
 {
-	const char *p = buf, *end = buf + len, *nl, *eol, *tail;
+	struct import_lines it = { .p = buf, .end = buf + len };
+	const char *p, *tail;
 	struct profiles *pr;
-	unsigned int line = 0;
+	unsigned int line;
 	int cur = -1;
 
 	pr = calloc(1, sizeof(*pr));
 	if (!pr)
 		return -1;
-	for (; p < end; p = nl ? nl + 1 : end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		eol = import_line_end(p, nl ? nl : end);
-		line++;
-		p = trim(p, eol, &tail);
-		if (p == tail || *p == '#' || *p == ';')
-			continue;
+	while (import_next_line(&it, &p, &tail)) {
+		line = it.line;
 		if (*p == '[') {
 			cur = section(p, tail, line, d, res);
 			if (cur >= 0)

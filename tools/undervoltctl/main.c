@@ -23,6 +23,7 @@ enum {
 	OPT_COUNT = 1 << 5,
 	OPT_OUTPUT = 1 << 6,
 	OPT_PARTIAL = 1 << 7,
+	OPT_PROFILE = 1 << 8,
 };
 
 /* The Makefile passes VERSION; a build without it still says something. */
@@ -56,7 +57,7 @@ static const struct verb verbs[] = {
 	{ "confirm", 0, 0, 0, cmd_confirm },
 	{ "reset", OPT_PACKAGE | OPT_DRY_RUN, 0, 0, cmd_reset },
 	{ "apply", OPT_PACKAGE | OPT_TRIAL | OPT_DRY_RUN, 0, 1, cmd_apply },
-	{ "import", OPT_OUTPUT | OPT_PARTIAL, 0, 1, run_import },
+	{ "import", OPT_OUTPUT | OPT_PARTIAL | OPT_PROFILE, 0, 1, run_import },
 	{ "monitor", OPT_INTERVAL | OPT_COUNT, 0, 0, cmd_monitor },
 	{ "report", 0, 0, 0, run_report },
 };
@@ -83,7 +84,7 @@ static void usage(FILE *f, int code)
 "       undervoltctl confirm\n"
 "       undervoltctl reset [--package N] [--dry-run]\n"
 "       undervoltctl apply [FILE] [--package N] [--trial SECONDS] [--dry-run]\n"
-"       undervoltctl import [FILE] [-o OUTPUT] [--partial]\n"
+"       undervoltctl import [FILE] [-o OUTPUT] [--partial] [--profile N]\n"
 "       undervoltctl monitor [--interval SECONDS] [--count N]\n"
 "       undervoltctl report\n"
 "PLANE is core, gpu, cache, uncore or analogio; MV is whole millivolts.\n"
@@ -96,7 +97,7 @@ static const char *option_name(unsigned int bits)
 {
 	static const char *const names[] = {
 		"--json", "--package", "--trial", "--dry-run", "--interval",
-		"--count", "--output", "--partial",
+		"--count", "--output", "--partial", "--profile",
 	};
 	size_t i;
 
@@ -129,6 +130,7 @@ static int parse_options(int argc, char **argv, struct uv_opts *o,
 		{ "count", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "partial", no_argument, NULL, 'P' },
+		{ "profile", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -203,6 +205,16 @@ static int parse_options(int argc, char **argv, struct uv_opts *o,
 		case 'P':
 			o->partial = true;
 			*seen |= OPT_PARTIAL;
+			break;
+		case 'r':
+			/* Numbered as ThrottleStop's window shows them. */
+			if (parse_ulong(optarg, 4, &v) || v == 0) {
+				uv_warn("--profile '%s': expected a ThrottleStop "
+					"profile from 1 to 4", optarg);
+				return -1;
+			}
+			o->profile = (unsigned int)v;
+			*seen |= OPT_PROFILE;
 			break;
 		case 'h':
 			usage(stdout, UV_EXIT_OK);

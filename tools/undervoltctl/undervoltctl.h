@@ -58,6 +58,7 @@ struct uv_opts {
 	long count;		/* 0: until interrupted */
 	const char *output;	/* import -o FILE, or NULL for stdout */
 	bool partial;		/* import --partial */
+	unsigned int profile;	/* import --profile: 1-4, 0 the file's own */
 	int argc;		/* operands after the verb */
 	char **argv;
 };
@@ -121,7 +122,6 @@ int status_json(const struct uv_sysfs *s);
 /* import.c: what a conversion carried over and what it could not. */
 struct import_result {
 	bool binary;		/* not text: refused, nothing converted */
-	bool refused;		/* a format not converted: nothing converted */
 	const char *format;	/* NULL: intel-undervolt; "throttled", ... */
 	int planes;		/* planes carried over (printed to OUT) */
 	int failed;		/* lines that could not be converted */
@@ -130,13 +130,15 @@ struct import_result {
 };
 
 /*
- * Convert intel-undervolt or throttled text into undervolt.conf(5) on OUT, with one
- * message per line not carried over on DIAG; FILE names the input in
- * them. OUT gets a configuration only when res->planes > 0. Returns 0, or
- * -1 without memory.
+ * Convert an intel-undervolt, throttled or ThrottleStop configuration into
+ * undervolt.conf(5) on OUT, with one message per line not carried over on
+ * DIAG; FILE names the input in them, PROFILE picks a ThrottleStop profile
+ * (1-4; 0: the one the file has in use). OUT gets a configuration only when
+ * res->planes > 0. Returns 0, or -1 without memory.
  */
-int import_convert(const char *buf, size_t len, const char *file, FILE *out,
-		   FILE *diag, struct import_result *res);
+int import_convert(const char *buf, size_t len, const char *file,
+		   unsigned int profile, FILE *out, FILE *diag,
+		   struct import_result *res);
 
 /* outfile.c: replace PATH with LEN bytes at once, or leave it; -errno. */
 int uv_write_atomic(const char *path, const char *data, size_t len);

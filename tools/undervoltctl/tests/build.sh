@@ -119,7 +119,7 @@ man_options() {
 	local o
 	for o in 'Fl h , Fl -help' 'Fl -version' 'Fl j , Fl -json' 'Fl p , Fl -package' \
 		'Fl t , Fl -trial' 'Fl n , Fl -dry-run' 'Fl i , Fl -interval' \
-		'Fl c , Fl -count' 'Fl o , Fl -output' 'Fl -partial' 'Fl -sysfs-root' \
+		'Fl c , Fl -count' 'Fl o , Fl -output' 'Fl -partial' 'Fl -profile' 'Fl -sysfs-root' \
 		'Cm report' '60-undervoltctl.rules'; do
 		grep -qF -- "$o" undervoltctl.8 || { echo "missing: $o"; return 1; }
 	done

@@ -434,6 +434,15 @@ sed "s|@MARK@|$tmp/pwned|g" "$here/intel-undervolt-hostile.conf" > "$tmp/hostile
 uvc import --partial "$tmp/hostile.conf"
 expect "import of shell syntax carries over only undervolt lines" 0 '^core = -60$' "unterminated quote"
 if [ -e "$tmp/pwned" ]; then fail "import executes nothing"; else pass "import executes nothing"; fi
+uvc import --profile 2 "$here/intel-undervolt.conf"
+expect "#14.13 import --profile on an intel-undervolt file is ignored, saying so" 0 '^core = -100$' '--profile is for a ThrottleStop.ini'
+uvc import --profile 0 "$here/corpus/ThrottleStop.ini"
+expect "#14.13 import --profile 0 is refused: ThrottleStop numbers them 1 to 4" 2 "" "--profile '0': expected a ThrottleStop profile from 1 to 4"
+uvc import --profile 1 "$here/corpus/ThrottleStop.ini" -o "$tmp/ts.conf"
+expect "#14.13 import of a ThrottleStop.ini writes a file" 0 'wrote .*ts.conf: 3 planes'
+check_eq "#14.13 ... whose header names the profile" \
+	"# undervolt.conf(5), imported from $here/corpus/ThrottleStop.ini, a configuration of ThrottleStop, profile 1 (Performance) by 'undervoltctl import'." \
+	"$(head -n 1 "$tmp/ts.conf" 2>&1)"
 uvc import "$here/intel-undervolt-empty.conf"
 expect "import of a file without undervolt lines fails" 1 "" 'no undervolt line to import'
 check_eq "... and prints no config" "" "$out"
