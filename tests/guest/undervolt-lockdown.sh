@@ -13,6 +13,11 @@ check_eq "the firmware's gpu word holds -20 mV" 0xfd848c16 "$(fwctl word 1)"
 check_eq "lockdown=integrity" OK "$(writefile /sys/kernel/security/lockdown integrity)"
 kmsg_mark locked
 check_eq "under lockdown write_block_reason is lockdown" lockdown "$(cat $PKG/write_block_reason)"
+# Only a reader that may write asks the lockdown LSM, which logs a line
+# each time: a user's cat must not fill the log.
+kmsg_mark user-read
+check_eq "a user reads lockdown too" lockdown "$(as_nobody "cat $PKG/write_block_reason")"
+check_nogrep "a user's read logs no lockdown line" "Lockdown:" "$(dmesg_since "TEST-MARK user-read")"
 fwctl clear-log
 check_eq "under lockdown a core write fails with EPERM" EPERM "$(writefile $PKG/core_offset_mv -50)"
 check_eq "under lockdown a gpu write fails with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv 0)"

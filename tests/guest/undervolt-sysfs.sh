@@ -103,11 +103,16 @@ check_eq "write -40 to cache" OK "$(writefile $PKG/cache_offset_mv -40)"
 check_eq "core follows cache" -40 "$(cat $PKG/core_offset_mv)"
 check_eq "the firmware's core word follows cache" -40 "$(fw_offset_mv 0)"
 
-# Reads ask the firmware, not a cache: the package loses its words
-# behind the driver's back.
+# Reads send the firmware nothing: they show what it last answered the
+# driver, even when the package loses its words behind the driver's back
+# (a restore after resume or hotplug reads them again).
 fwctl forget
-check_eq "a read reports the firmware's current core value" 0 "$(cat $PKG/core_offset_mv)"
-check_eq "a read reports the firmware's current uncore value" 0 "$(cat $PKG/uncore_offset_mv)"
+fwctl clear-log
+check_eq "a read shows the core value the firmware last reported" -40 "$(cat $PKG/core_offset_mv)"
+check_eq "a read shows the uncore value the firmware last reported" -5 "$(cat $PKG/uncore_offset_mv)"
+check_eq "the reads sent no mailbox command" "" "$(fwctl log)"
+check_eq "write -40 to core again" OK "$(writefile $PKG/core_offset_mv -40)"
+check_eq "the firmware's core word holds -40 mV again" -40 "$(fw_offset_mv 0)"
 
 # Every value in range round-trips.
 bad=""

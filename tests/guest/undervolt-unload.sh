@@ -15,6 +15,27 @@ write_domains() {
 }
 
 check "intel_undervolt is loaded" test -d $PKG
+
+# While bound, the driver owns the mailbox (patch "x86/msr: Let a driver
+# own the OC mailbox"): raw writes to MSR 0x150 fail with EBUSY and each
+# process is told once what to use instead. A stock kernel (DKMS) has no
+# owner to claim: there raw writes still go through.
+kmsg_mark raw-write
+out=$(msrtool write 0 0x150 0x80000011f9a4cd2c 3 2>&1)
+case $(uname -r) in
+*-undervolt-test*|*-undervolt-debug*)
+	check_grep "while bound, raw writes to MSR 0x150 fail with EBUSY" "EBUSY" "$out"
+	check_eq "the firmware's core word is untouched by them" 0x0004cd2c "$(fwctl word 0)"
+	check_eq "the process that tried 3 times is told once what to use instead" 1 \
+		"$(dmesg_since "TEST-MARK raw-write" | grep -c 'msrtool (pid [0-9]*): write to MSR 0x150 refused (-EBUSY).*intel_undervolt')"
+	;;
+*)
+	check_eq "stock kernel, no owner: raw writes to MSR 0x150 go through" "" "$out"
+	check_eq "stock kernel: the firmware's core word took them" 0xf9a4cd2c "$(fwctl word 0)"
+	msrtool write 0 0x150 0x800000110004cd2c
+	check_eq "stock kernel: a raw write puts the boot word back" 0x0004cd2c "$(fwctl word 0)"
+	;;
+esac
 check "intel_undervolt unloads" rmmod intel_undervolt
 check "the debugfs directory is gone" test ! -e /sys/kernel/debug/intel_undervolt
 
