@@ -8,6 +8,10 @@
  *
  *   fwctl [-p PACKAGE] present          exit 0 when the model answers
  *   fwctl [-p PACKAGE] resets           system resets the package has seen
+ *   fwctl [-p PACKAGE] mces             machine checks the unstable profile
+ *                                       reported on the package
+ *   fwctl [-p PACKAGE] crashes          resets the unstable profile caused
+ *   fwctl [-p PACKAGE] flips            FMA faults the unstable profile asked for
  *   fwctl [-p PACKAGE] word DOMAIN      a domain's data word, 0x%08x
  *   fwctl [-p PACKAGE] words            the five words on one line
  *   fwctl [-p PACKAGE] log              the command log, 0x%016llx a line
@@ -40,8 +44,8 @@
 
 static void usage(void)
 {
-	fputs("usage: fwctl [-p PACKAGE] present|resets|words|log|clear-log|"
-	      "injection|clear-injection|settings|forget\n"
+	fputs("usage: fwctl [-p PACKAGE] present|resets|mces|crashes|flips|"
+	      "words|log|clear-log|injection|clear-injection|settings|forget\n"
 	      "       fwctl [-p PACKAGE] word DOMAIN\n"
 	      "       fwctl [-p PACKAGE] inject CODE [N]\n"
 	      "       fwctl [-p PACKAGE] inject-write CODE DOMAIN\n"
@@ -169,6 +173,12 @@ int main(int argc, char **argv)
 		return !(ctl_read(&c, 0x000, &v) && v == CTL_SIGNATURE);
 	if (!strcmp(cmd, "resets") && argc == 2) {
 		printf("%" PRIu64 "\n", ctl_must(&c, 0x001));
+	} else if (!strcmp(cmd, "mces") && argc == 2) {
+		printf("%" PRIu64 "\n", ctl_must(&c, 0x005));
+	} else if (!strcmp(cmd, "crashes") && argc == 2) {
+		printf("%" PRIu64 "\n", ctl_must(&c, 0x006));
+	} else if (!strcmp(cmd, "flips") && argc == 2) {
+		printf("%" PRIu64 "\n", ctl_must(&c, 0x007));
 	} else if (!strcmp(cmd, "word") && argc == 3) {
 		printf("0x%08" PRIx64 "\n",
 		       ctl_must(&c, 0x010 + number(argv[2], NR_DOMAINS - 1)));
