@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stress.h: a CPU load that checks every result it computes.
+ *
+ * An undervolted CPU that is not stable computes wrong results before it
+ * crashes. The load is dense double-precision matrix multiplication (FMA
+ * work, the most power a core draws) and chains of 64-bit integer
+ * multiplies (Plundervolt's faults were in imul), each verified so that a
+ * single flipped bit in any result is always found:
+ *
+ * - The matrices hold non-zero integers of at most 2^20, so every product
+ *   and every partial sum (at most 1024 * 2^40) is an exact double. Each
+ *   entry of C must be the bit pattern of an integer; the exact integer
+ *   row and column sums of C must equal A * (B e) and (e^T A) * B, computed
+ *   once in 64-bit integers. A flipped bit either leaves a non-integer (or
+ *   -0, NaN, infinity), caught by the first test, or changes the integer,
+ *   and with it its row and column sums.
+ * - Each chain x <- x * M + c (mod 2^64, M odd) is compared with its value
+ *   after L steps computed by jumping ahead (x_L = A x_0 + C, A and C by
+ *   repeated squaring). Multiplying by an odd M is a bijection mod 2^64,
+ *   so a difference at any step survives to the end.
+ *
+ * This unit uses no global state; everything lives in the caller's
+ * struct stress_run.
+ */
+#ifndef UNDERVOLTCTL_STRESS_H
+#define UNDERVOLTCTL_STRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define STRESS_MAX_N		1024
+#define STRESS_ENTRY_BITS	20	/* |entries| of A and B at most 2^20 */
+
+/* One worker's matrices and their reference sums. */
+struct stress_gemm {
+	unsigned int n;			/* square, a multiple of 8 */
+	double *a, *b, *c;		/* row-major, n * n each */
+	int64_t *row_ref, *col_ref;	/* A (B e) and (e^T A) B */
+};
+
+int stress_gemm_init(struct stress_gemm *g, unsigned int n, uint64_t seed);
+void stress_gemm_free(struct stress_gemm *g);
+/*
+ * 0 when C = A B exactly; otherwise -1 with a description of the first
+ * wrong entry or sum in MSG.
+ */
+int stress_gemm_verify(const struct stress_gemm *g, char *msg, size_t size);
+
+/* x <- x * mult + plus, STEPS times, by jumping ahead. */
+uint64_t stress_lcg_jump(uint64_t x, uint64_t mult, uint64_t plus,
+			 uint64_t steps);
+
+enum stress_engine {
+	STRESS_ENGINE_AUTO,		/* OpenBLAS when it loads, else builtin */
+	STRESS_ENGINE_BUILTIN,
+	STRESS_ENGINE_OPENBLAS,
+};
+
+/* "auto", "builtin" or "openblas" into *E; -1 for anything else. */
+int stress_engine_parse(const char *name, enum stress_engine *e);
+
+struct stress_opts {
+	double seconds;			/* the whole run */
+	unsigned int n;			/* matrix size; 0 picks one */
+	bool all_cores_only;		/* no phases on one core at a time */
+	enum stress_engine engine;
+	double stall_seconds;		/* a worker without progress this long */
+	/* Called every 100 ms; true stops the run (an outside error). */
+	bool (*should_stop)(void *ctx);
+	void *ctx;
+};
+
+struct stress_result {
+	const char *engine;		/* "openblas" or "builtin" */
+	unsigned int n;
+	double seconds;
+	double flops;			/* of verified multiplications */
+	unsigned long long gemms, chains;
+	unsigned int wrong;		/* results that failed verification */
+	unsigned int stalled;		/* workers that stopped making progress */
+	bool stopped;			/* should_stop() said so */
+	char error[200];		/* the first failure, "" when none */
+};
+
+/*
+ * Run the load: half of the time on every online CPU at once, the other
+ * half on each CPU in turn, pinned, with a short idle between phases (the
+ * load steps that undervolted CPUs fail on). Returns 0 when the run ended
+ * (R says whether anything failed), -1 when it could not start (MSG in
+ * R->error).
+ */
+int stress_run(const struct stress_opts *o, struct stress_result *r);
+
+#endif
