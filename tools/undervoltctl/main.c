@@ -87,6 +87,13 @@ static void usage(FILE *f, int code)
 "       undervoltctl import [FILE] [-o OUTPUT] [--partial] [--profile N]\n"
 "       undervoltctl monitor [--interval SECONDS] [--count N]\n"
 "       undervoltctl report\n"
+"       undervoltctl tune [PLANE] [--start MV] [--step MV] [--resolution MV]\n"
+"                         [--runs N] [--duration SECONDS] [--margin MV] [--limit MV]\n"
+"                         [--max-crashes N] [--resume-after-crash] [-o FILE]\n"
+"                         [--engine auto|builtin|openblas] [--dry-run]\n"
+"       undervoltctl tune --resume | --recover | --report\n"
+"       undervoltctl stress [--duration SECONDS] [--all-cores] [--size N]\n"
+"                           [--engine auto|builtin|openblas]\n"
 "PLANE is core, gpu, cache, uncore or analogio; MV is whole millivolts.\n"
 "FILE '-' is standard input. See undervoltctl(8).\n");
 	exit(code);
@@ -231,15 +238,52 @@ static int parse_options(int argc, char **argv, struct uv_opts *o,
 	return 0;
 }
 
+/*
+ * tune and stress have options of their own: the common options before
+ * the verb are parsed here, everything after it by the verb. The index of
+ * such a verb in ARGV, or 0.
+ */
+static int own_options_verb(int argc, char **argv)
+{
+	int i = 1;
+
+	while (i < argc) {
+		if (strcmp(argv[i], "--sysfs-root") == 0) {
+			i += 2;
+		} else if (strncmp(argv[i], "--sysfs-root=", 13) == 0) {
+			i++;
+		} else if (strcmp(argv[i], "tune") == 0 ||
+			   strcmp(argv[i], "stress") == 0) {
+			return i;
+		} else {
+			return 0;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct uv_opts o = { .interval = 1.0 };
 	const char *root = getenv("UNDERVOLTCTL_SYSFS_ROOT");
 	const struct verb *verb = NULL;
+	int own = own_options_verb(argc, argv);
 	unsigned int seen = 0;
 	struct uv_sysfs s;
 	size_t i;
 
+	if (own) {
+		if (parse_options(own, argv, &o, &root, &seen) < 0)
+			usage(stderr, UV_EXIT_USAGE);
+		if (sysfs_init(&s, root, getenv("UNDERVOLTCTL_PROC_ROOT")) < 0) {
+			uv_warn("--sysfs-root or UNDERVOLTCTL_PROC_ROOT: path "
+				"too long");
+			return UV_EXIT_USAGE;
+		}
+		if (strcmp(argv[own], "stress") == 0)
+			return cmd_stress(argc - own, argv + own);
+		return cmd_tune(&s, argc - own, argv + own);
+	}
 	if (parse_options(argc, argv, &o, &root, &seen) < 0)
 		usage(stderr, UV_EXIT_USAGE);
 	if (optind == argc)

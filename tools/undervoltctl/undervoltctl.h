@@ -14,6 +14,10 @@
  *	report.c	report: what a bug report or compatibility table needs
  *	config.c	the undervolt.conf(5) parser (fuzzed by fuzz_config.c)
  *	power.c		AC or battery, for [ac] and [battery]
+ *	stress.c	the self-checking load (stress.h says how it checks)
+ *	stress_verb.c	stress: that load on its own
+ *	tune.c		tune: the search for the lowest stable offset
+ *	tune_journal.c	tune's journal, which survives the crashes
  */
 #ifndef UNDERVOLTCTL_H
 #define UNDERVOLTCTL_H
@@ -115,6 +119,9 @@ int cmd_confirm(const struct uv_sysfs *s, const struct uv_opts *o);
 int cmd_import(const struct uv_opts *o);
 int cmd_monitor(const struct uv_sysfs *s, const struct uv_opts *o);
 int cmd_report(const struct uv_sysfs *s, const char *version);
+/* Verbs that parse their own options: ARGV[0] is the verb. */
+int cmd_tune(const struct uv_sysfs *s, int argc, char **argv);
+int cmd_stress(int argc, char **argv);
 
 /* status.c: the object of status --json, or null without the driver. */
 int status_json(const struct uv_sysfs *s);

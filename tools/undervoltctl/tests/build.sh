@@ -23,7 +23,9 @@ check() {
 
 # Exactly these files, the list of the README: the Debian package is made
 # from this install.
-INSTALLED="/usr/lib/systemd/system/undervoltctl.service
+INSTALLED="/usr/lib/systemd/system/undervoltctl-tune-recover.service
+/usr/lib/systemd/system/undervoltctl-tune-resume.service
+/usr/lib/systemd/system/undervoltctl.service
 /usr/lib/udev/rules.d/60-undervoltctl.rules
 /usr/sbin/undervoltctl
 /usr/share/bash-completion/completions/undervoltctl
@@ -75,9 +77,21 @@ udev_rule_power() {
 # binary is not installed on this machine, which is the one thing allowed.
 unit_verify() {
 	local out
-	out=$(systemd-analyze verify --man=no "$tmp/out/undervoltctl.service" 2>&1 |
+	out=$(systemd-analyze verify --man=no "$tmp/out/$1" 2>&1 |
 	      grep -v ': Command /.*/undervoltctl is not executable: ')
 	[ -z "$out" ] || { echo "$out"; return 1; }
+}
+
+# Issue 13: a crashed tune step is marked failed before anything applies
+# the configuration, and the search resumes after that, only when asked.
+tune_units() {
+	local r=$tmp/out/undervoltctl-tune-recover.service
+	local s=$tmp/out/undervoltctl-tune-resume.service
+	grep -qx 'Before=undervoltctl.service undervoltctl-tune-resume.service' "$r" &&
+	grep -qx 'ExecStart=/usr/sbin/undervoltctl tune --recover' "$r" &&
+	grep -qx 'ConditionPathExists=/var/lib/undervoltctl/tune.resume' "$s" &&
+	grep -qx 'After=undervoltctl-tune-recover.service undervoltctl.service' "$s" &&
+	grep -qx 'ExecStart=/usr/sbin/undervoltctl tune --resume' "$s"
 }
 
 static() {
@@ -120,7 +134,11 @@ man_options() {
 	for o in 'Fl h , Fl -help' 'Fl -version' 'Fl j , Fl -json' 'Fl p , Fl -package' \
 		'Fl t , Fl -trial' 'Fl n , Fl -dry-run' 'Fl i , Fl -interval' \
 		'Fl c , Fl -count' 'Fl o , Fl -output' 'Fl -partial' 'Fl -profile' 'Fl -sysfs-root' \
-		'Cm report' '60-undervoltctl.rules'; do
+		'Cm report' '60-undervoltctl.rules' 'Cm tune' 'Cm stress' 'Fl -start' \
+		'Fl -step' 'Fl -resolution' 'Fl -runs' 'Fl -duration' 'Fl -margin' \
+		'Fl -limit' 'Fl -max-crashes' 'Fl -resume-after-crash' 'Fl -engine' \
+		'Fl -resume' 'Fl -recover' 'Fl -report' 'Fl -all-cores' 'Fl -size' \
+		'undervoltctl-tune-recover.service'; do
 		grep -qF -- "$o" undervoltctl.8 || { echo "missing: $o"; return 1; }
 	done
 }
@@ -130,7 +148,10 @@ check "#14.3 make install PREFIX=/usr after a plain make: the unit runs /usr/sbi
 check "#14.9 the udev rule restarts the unit when intel_undervolt binds" udev_rule
 check "#14.12 the udev rule restarts the unit when the power source changes" udev_rule_power
 check "#14.9 the unit is a oneshot, no silent skip without the driver, no resume hook" unit
-check "systemd-analyze verify finds nothing wrong in the unit" unit_verify
+check "systemd-analyze verify finds nothing wrong in the unit" unit_verify undervoltctl.service
+check "#13 systemd-analyze verify: the tune recovery unit" unit_verify undervoltctl-tune-recover.service
+check "#13 systemd-analyze verify: the tune resume unit" unit_verify undervoltctl-tune-resume.service
+check "#13 tune recovery runs before the apply, the resume after, when asked" tune_units
 check "make static O=PATH builds a static binary" static
 check "undervoltctl.8 is clean mdoc with EXAMPLES" manlint undervoltctl.8
 check "undervolt.conf.5 is clean mdoc with EXAMPLES" manlint undervolt.conf.5
