@@ -241,17 +241,21 @@ elif [ $applied -eq 1 ]; then
 	exec 6>"$LU_CACHE/bisect.lock"
 	flock 6
 	key=$({
-		echo "series.sh build recipe 1"
+		echo "series.sh build recipe 2"
 		gcc --version | head -n1
 		ld --version | head -n1
 		cat "$LU_ROOT/kernel/config/test.config"
 		git -C "$LU_SRC" rev-parse pristine
 	} | sha256sum | cut -d' ' -f1)
+	# Each build is remembered by the source tree it built (git's tree
+	# hash after the patch), not by the patch file: a new numbering of
+	# the series or a changelog edit changes no line the compiler sees.
 	for i in "${!patches[@]}"; do
 		name=${patches[$i]##*/}
-		key=$({ echo "$key"; cat "${patches[$i]}"; } | sha256sum | cut -d' ' -f1)
+		key=$({ echo "$key"; git -C "$LU_SRC" rev-parse "${commits[$i]}^{tree}"; } |
+			sha256sum | cut -d' ' -f1)
 		if [ -f "$LU_CACHE/bisect/ok/$key" ]; then
-			pass "$name builds on its own (test config, W=1 for $DRIVER_DIR) without a warning (cached: same patches, config and compiler)"
+			pass "$name builds on its own (test config, W=1 for $DRIVER_DIR) without a warning (cached: same source tree, config and compiler)"
 			continue
 		fi
 		build_at "${commits[$i]}" "$name" && touch "$LU_CACHE/bisect/ok/$key"
