@@ -201,7 +201,7 @@ static bool watch_check(void *ctx)
 	struct watch *w = ctx;
 	struct timespec zero = { 0, 0 };
 	unsigned long taint;
-	char rec[1024];
+	char rec[8192];		/* /dev/kmsg fails a read too small for a record */
 	ssize_t n;
 
 	while (w->kmsg >= 0 && !w->mce) {
