@@ -111,5 +111,23 @@ check_eq "the restore counter starts over" 0 "$(cat $RESTORES)"
 check_eq "package 1 reads the boot offsets" "0 0" \
 	"$(cat $P1/core_offset_mv) $(cat $P1/gpu_offset_mv)"
 
+# A trial that expires while package 1 is offline: when the package
+# comes back it gets the confirmed offset (0), not the reverted one. Its
+# mailbox kept the provisional -30 mV through the hotplug (the model only
+# forgets on a reset or fwctl forget), so only a restore puts 0 back.
+PARAMS=/sys/module/intel_undervolt/parameters
+echo 2 > $PARAMS/trial_seconds
+echo -30 > $P1/gpu_offset_mv
+check_eq "a provisional gpu offset on package 1" -30 "$(fw_offset_mv 1 1)"
+check "CPUs 2 and 3 go offline" \
+	sh -c "echo 0 > $CPU/cpu2/online && echo 0 > $CPU/cpu3/online"
+sleep 3
+echo 0 > $PARAMS/trial_seconds
+check "CPUs 2 and 3 come back after the trial expired" \
+	sh -c "echo 1 > $CPU/cpu2/online && echo 1 > $CPU/cpu3/online"
+sleep 0.5
+check_eq "package 1 reads the confirmed gpu offset" 0 "$(cat $P1/gpu_offset_mv)"
+check_eq "package 1's mailbox holds it again" 0 "$(fw_offset_mv 1 1)"
+
 check_no_splat
 finish
