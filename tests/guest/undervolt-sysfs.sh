@@ -32,7 +32,7 @@ for plane in core gpu cache uncore analogio; do
 	check_eq "$plane: the boot offset is 0" 0 "$(cat $PKG/${plane}_boot_offset_mv)"
 	check_eq "$plane: the offset is 0" 0 "$(cat $PKG/${plane}_offset_mv)"
 done
-check_eq "the module parameters are there" "allow_overvolt apply max_undervolt_mv offsets trial_seconds" \
+check_eq "the module parameters are there" "allow_overvolt apply max_undervolt_mv mce_revert_threshold mce_revert_window_s offsets trial_seconds" \
 	"$(ls $PARAMS | tr '\n' ' ' | sed 's/ $//')"
 
 # Writing 0 changes nothing worth a taint.
