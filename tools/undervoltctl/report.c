@@ -26,38 +26,12 @@ static const char *const dmi_fields[] = {
 	"board_vendor", "board_name", "board_version",
 };
 
-/* The value of KEY in the first processor block of /proc/cpuinfo, or NULL. */
-static const char *cpuinfo_value(const char *info, const char *key,
-				 char *buf, size_t size)
-{
-	size_t klen = strlen(key), n;
-	const char *p = info, *v;
-
-	while (p && *p && *p != '\n') {	/* a blank line ends the block */
-		if (strncmp(p, key, klen) == 0 &&
-		    (p[klen] == ' ' || p[klen] == '\t' || p[klen] == ':')) {
-			v = strchr(p, ':');
-			if (!v)
-				return NULL;
-			v++;
-			v += strspn(v, " \t");
-			n = strcspn(v, "\n");
-			snprintf(buf, size, "%.*s", (int)n, v);
-			return buf;
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return NULL;
-}
-
 static void cpuinfo_number(const char *info, const char *key)
 {
 	char buf[32], *end;
 	long v;
 
-	if (!cpuinfo_value(info, key, buf, sizeof(buf))) {
+	if (!uv_cpuinfo_value(info, key, buf, sizeof(buf))) {
 		printf("null");
 		return;
 	}
@@ -94,8 +68,8 @@ static void print_cpu(const struct uv_sysfs *s)
 	}
 	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
 		printf(", \"%s\": ", strings[i][0]);
-		json_string(cpuinfo_value(info, strings[i][1], buf,
-					  sizeof(buf)));
+		json_string(uv_cpuinfo_value(info, strings[i][1], buf,
+					     sizeof(buf)));
 	}
 	printf("}");
 	free(info);

@@ -60,52 +60,49 @@ struct watch {
 	char what[200];
 };
 
+/* The text of /proc/cpuinfo, to free; NULL when it cannot be read. */
+static char *read_cpuinfo(const struct uv_sysfs *s)
+{
+	char path[PATH_MAX], *buf;
+	size_t len;
+
+	if (uv_path(path, sizeof(path), "%s/cpuinfo", s->proc) ||
+	    uv_slurp(path, 1 << 22, &buf, &len))
+		return NULL;
+	return buf;
+}
+
 /* Skylake to Comet Lake: core and cache share one voltage. */
 static bool cpu_couples_core_and_cache(const struct uv_sysfs *s)
 {
 	static const unsigned int coupled[] = {
 		0x4e, 0x5e, 0x8e, 0x9e, 0xa5, 0xa6,
 	};
-	char path[PATH_MAX], *buf, *p;
-	unsigned int family = 0, model = 0;
-	size_t len, i;
+	char *info = read_cpuinfo(s), family[16], model[16];
 	bool ret = false;
+	size_t i;
 
-	if (uv_path(path, sizeof(path), "%s/cpuinfo", s->proc) ||
-	    uv_slurp(path, 1 << 22, &buf, &len))
+	if (!info)
 		return false;
-	p = strstr(buf, "\ncpu family");
-	if (p && (p = strchr(p, ':')))
-		family = (unsigned int)strtoul(p + 1, NULL, 10);
-	p = strstr(buf, "\nmodel\t");
-	if (p && (p = strchr(p, ':')))
-		model = (unsigned int)strtoul(p + 1, NULL, 10);
-	for (i = 0; family == 6 && i < sizeof(coupled) / sizeof(coupled[0]); i++)
-		if (model == coupled[i])
-			ret = true;
-	free(buf);
+	if (uv_cpuinfo_value(info, "cpu family", family, sizeof(family)) &&
+	    uv_cpuinfo_value(info, "model", model, sizeof(model)) &&
+	    strtoul(family, NULL, 10) == 6)
+		for (i = 0; i < sizeof(coupled) / sizeof(coupled[0]); i++)
+			if (strtoul(model, NULL, 10) == coupled[i])
+				ret = true;
+	free(info);
 	return ret;
 }
 
-/* The first "KEY : value" of /proc/cpuinfo, for the result's evidence. */
+/* A field of /proc/cpuinfo for the result's evidence, or "unknown". */
 static void cpuinfo_field(const struct uv_sysfs *s, const char *key,
 			  char *out, size_t size)
 {
-	char path[PATH_MAX], *buf, *p, *end;
-	size_t len;
+	char *info = read_cpuinfo(s);
 
-	snprintf(out, size, "unknown");
-	if (uv_path(path, sizeof(path), "%s/cpuinfo", s->proc) ||
-	    uv_slurp(path, 1 << 22, &buf, &len))
-		return;
-	p = strstr(buf, key);
-	if (p && (p = strchr(p, ':'))) {
-		p += strspn(p + 1, " \t") + 1;
-		end = strchr(p, '\n');
-		snprintf(out, size, "%.*s", (int)(end ? end - p : (long)strlen(p)),
-			 p);
-	}
-	free(buf);
+	if (!info || !uv_cpuinfo_value(info, key, out, size))
+		snprintf(out, size, "unknown");
+	free(info);
 }
 
 static int plane_offset(const struct uv_sysfs *s, unsigned int pkg,

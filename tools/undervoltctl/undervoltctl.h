@@ -14,6 +14,7 @@
  *	report.c	report: what a bug report or compatibility table needs
  *	config.c	the undervolt.conf(5) parser (fuzzed by fuzz_config.c)
  *	power.c		AC or battery, for [ac] and [battery]
+ *	cpuinfo.c	fields of /proc/cpuinfo
  *	stress.c	the self-checking load (stress.h says how it checks)
  *	stress_verb.c	stress: that load on its own
  *	tune.c		tune: the search for the lowest stable offset
@@ -102,6 +103,13 @@ int sysfs_block_reason(const struct uv_sysfs *s, unsigned int pkg, char *buf,
 const char *sysfs_block_advice(const char *reason);
 const char *sysfs_ignored_note(const char *reason);
 bool sysfs_block_is_firmware(const char *reason);
+
+/*
+ * cpuinfo.c: the value of KEY in the first processor block of INFO (the
+ * text of /proc/cpuinfo) copied into BUF; NULL when it is not there.
+ */
+const char *uv_cpuinfo_value(const char *info, const char *key, char *buf,
+			     size_t size);
 
 /* json.c: a JSON string (NULL: null); a number, null when ERR. */
 void json_string(const char *str);
