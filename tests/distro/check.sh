@@ -8,22 +8,37 @@
 #           the guest's own reboot, boot 2 (applied at boot, S3, a second
 #           kernel)
 #   QEMU 2, firmware oc-locked: boot 3 (the refusal, apt remove and purge)
-# Prints TAP lines and "N passed, N failed"; exits non-zero on a failure.
+# Prints TAP lines and "N passed, N failed, N skipped"; exits non-zero on
+# a failure, and when it printed more or fewer checks than PLAN below (a
+# boot that ended early, a check lost in an edit).
 #
 # Environment: LU_DISTRO_TIMEOUT (seconds per QEMU run, default 2400),
 # LU_DISTRO_KERNEL2=0 (skip the second kernel, the slowest part: its
 # packages and a second DKMS build),
 # LU_DEBS (a directory with the two .deb files; default: make deb),
 # LU_DISTRO_IMAGE (an image directory; default: scripts/distro-image's),
-# LU_DISTRO_LOGS (a directory to keep the guests' serial logs in).
+# LU_DISTRO_LOGS (a directory to keep the guests' serial logs in),
+# LU_PROGRESS_FD (tests/check: a descriptor for a line per step).
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
+
+# The checks this script prints when every boot runs to its end: its own
+# (the README, each boot's end) and guest.sh's.
+PLAN=63
 
 timeout_s=${LU_DISTRO_TIMEOUT:-2400}
 start=$(date +%s)
 passed=0
 failed=0
 skipped=0
+
+# step MESSAGE: what it is doing, on stderr and to tests/check.
+step() {
+	lu_log "$*"
+	if [ -n "${LU_PROGRESS_FD:-}" ]; then
+		echo "---- [distro] $* ($(($(date +%s) - start))s)" >&"$LU_PROGRESS_FD"
+	fi
+}
 
 tap() {
 	case $1 in
@@ -58,6 +73,7 @@ trap 'rm -rf "$work"' EXIT
 if [ -n "${LU_DEBS:-}" ]; then
 	debs=("$LU_DEBS"/undervoltctl_*.deb "$LU_DEBS"/intel-undervolt-dkms_*.deb)
 else
+	step "building the two packages (scripts/build-deb)"
 	mapfile -t debs < <("$LU_ROOT/scripts/build-deb" "$work/deb")
 fi
 [ ${#debs[@]} -eq 2 ] || lu_die "expected two .deb files, got: ${debs[*]}"
@@ -67,9 +83,12 @@ make -s -C "$LU_ROOT" build/guest/fwctl
 # does not end this guest (it did, once).
 ln -s "$("$LU_ROOT/scripts/build-qemu")" "$work/lu-distro-vm"
 qemu=$work/lu-distro-vm
+if [ -z "${LU_DISTRO_IMAGE:-}" ]; then
+	step "the Debian 12 image (scripts/distro-image: a look-up when cached, 4 to 12 minutes cold)"
+fi
 image=${LU_DISTRO_IMAGE:-$("$LU_ROOT/scripts/distro-image")}
 
-lu_log "copying the image $image/root.img"
+step "copying the image $image/root.img"
 cp --sparse=always "$image/root.img" "$work/root.img"
 cp "$image/vmlinuz" "$image/initrd.img" "$image/kver" "$work/"
 mkdir -p "$work/test/debs" "$work/test/bin"
@@ -88,7 +107,7 @@ stall_re='rcu: INFO: rcu_[a-z]+ (self-)?detected stall|detected stalls on CPUs/t
 run_guest() {
 	local profile=$1 boots=$2 console=$work/console-$1.log control=$work/control-$1.log
 	local rc watcher qpid line
-	lu_log "booting Debian ($(cat "$work/kver"), firmware $profile, boots $boots); guest output follows"
+	step "booting Debian ($(cat "$work/kver"), firmware $profile, boots $boots); guest output follows"
 	: > "$console"
 	(
 		while sleep 5; do
@@ -141,16 +160,16 @@ run_guest() {
 		mkdir -p "$LU_DISTRO_LOGS"
 		cp "$console" "$control" "$LU_DISTRO_LOGS/"
 	fi
-	lu_log "firmware $profile: done after $(($(date +%s) - start))s in all"
+	step "firmware $profile: done after $(($(date +%s) - start))s in all"
 }
 
 run_guest unlocked "1 2"
 run_guest oc-locked "3"
 
-lu_log "$(($(date +%s) - start))s"
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
+printed=$((passed + failed + skipped))
+if [ "$printed" -ne "$PLAN" ]; then
+	tap "not ok - the distro test printed $printed checks, planned $PLAN"
 fi
+step "done: $passed passed, $failed failed, $skipped skipped"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
