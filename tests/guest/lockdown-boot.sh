@@ -7,7 +7,7 @@
 # CPU's modalias and binds; reads work; writes and the boot offsets are
 # refused with EPERM and never reach the mailbox. A module whose signature
 # is cut off is refused, which shows that the kernel does check them.
-# Test kernel only: the debug kernel's modules are not signed.
+# Test kernel only, as the other suites that are not the driver's own.
 . /test/lib.sh
 
 PKG=/sys/devices/system/cpu/intel_undervolt/package_00
