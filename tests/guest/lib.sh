@@ -88,12 +88,12 @@ kmsg_mark() {
 # with fwctl, never through the driver: its words are what the "hardware"
 # holds. fwctl acts on package 0 unless given -p PACKAGE.
 
-# fw_offset_mv DOMAIN [PACKAGE]: the offset in the model's data word of
-# DOMAIN, in mV, rounded to nearest (bits 31:21, signed, 1/1024 V).
-fw_offset_mv() {
-	local word units
-	word=$(fwctl -p "${2:-0}" word "$1") || return 1
-	units=$(( (word >> 21) & 0x7ff ))
+# word_offset_mv WORD: the offset in a data word (or a command word, whose
+# low 32 bits are its data), in mV, rounded to nearest (bits 31:21,
+# signed, 1/1024 V).
+word_offset_mv() {
+	local units
+	units=$(( ($1 >> 21) & 0x7ff ))
 	[ $units -ge 1024 ] && units=$((units - 2048))
 	units=$((units * 1000))
 	if [ $units -ge 0 ]; then
@@ -101,6 +101,14 @@ fw_offset_mv() {
 	else
 		echo $(( (units - 512) / 1024 ))
 	fi
+}
+
+# fw_offset_mv DOMAIN [PACKAGE]: the offset in the model's data word of
+# DOMAIN, in mV.
+fw_offset_mv() {
+	local word
+	word=$(fwctl -p "${2:-0}" word "$1") || return 1
+	word_offset_mv "$word"
 }
 
 # fw_words [PACKAGE]: the data words of the five domains of the model.
