@@ -17,9 +17,10 @@
 # - scripts/make-series (make series) writes the same patches as
 #   kernel/patches/, plus a cover letter;
 # - every patch builds on its own (bisectable): the test kernel
-#   (tinyconfig + kernel/config/test.config, which turns the driver and
-#   its KUnit tests on as modules as soon as a patch adds them) after each patch, then the driver's directory with W=1, without
-#   a compiler warning.
+#   (tinyconfig + kernel/config/test.config and signing.config, which
+#   turns the driver and its KUnit tests on as modules as soon as a patch
+#   adds them) after each patch, then the driver's directory with W=1,
+#   without a compiler warning.
 #
 # The builds run in a worktree and a build directory of their own,
 # $LU_CACHE/bisect/{src,build}. A patch whose build passed is recorded in
@@ -190,7 +191,7 @@ fi
 # without a warning.
 build_at() {
 	local commit=$1 name=$2 tree=$LU_CACHE/bisect/src build=$LU_CACHE/bisect/build
-	local log=$work/build.log start sym missing=()
+	local log=$work/build.log start sym missing=() config_key reconfigure
 	local kmake=(make -s -C "$tree" O="$build" -j"$(lu_jobs)" CC="$LU_KCC")
 	start=$(date +%s)
 	if ! git -C "$tree" rev-parse -q --verify HEAD >/dev/null 2>&1; then
@@ -202,11 +203,31 @@ build_at() {
 		git -C "$tree" checkout -q -f --detach "$commit" || return 1
 	fi
 	mkdir -p "$build"
+	# The configuration follows from the Kconfig files and the fragments
+	# alone: when neither changed since the last patch built here, the
+	# .config it left is the one tinyconfig and the fragments would make
+	# again, and remaking it (about 35 s) would only touch what kbuild
+	# then rebuilds.
+	config_key=$({
+		cat "${fragments[@]}"
+		git -C "$tree" ls-tree -r HEAD |
+			awk -F '\t' '$2 ~ /(^|\/)Kconfig[^\/]*$|configs\/tiny/'
+	} | sha256sum | cut -d' ' -f1)
+	if [ -f "$build/.config" ] &&
+		[ "$(cat "$build/.lu-config-key" 2>/dev/null)" = "$config_key" ]; then
+		reconfigure=false
+	else
+		reconfigure=true
+		rm -f "$build/.lu-config-key"
+	fi
 	{
-		"${kmake[@]}" tinyconfig >/dev/null &&
-		(cd "$build" && "$tree/scripts/kconfig/merge_config.sh" -m -Q .config \
-			"$LU_ROOT/kernel/config/test.config" >/dev/null) &&
-		"${kmake[@]}" olddefconfig >/dev/null &&
+		if $reconfigure; then
+			"${kmake[@]}" tinyconfig >/dev/null &&
+			(cd "$build" && "$tree/scripts/kconfig/merge_config.sh" -m -Q .config \
+				"${fragments[@]}" >/dev/null) &&
+			"${kmake[@]}" olddefconfig >/dev/null &&
+			echo "$config_key" > "$build/.lu-config-key"
+		fi &&
 		"${kmake[@]}" bzImage modules &&
 		if [ -d "$tree/$DRIVER_DIR" ]; then
 			"${kmake[@]}" W=1 "$DRIVER_DIR/"
@@ -234,6 +255,11 @@ build_at() {
 	pass "$name builds on its own (test config, W=1 for $DRIVER_DIR) without a warning ($(( $(date +%s) - start )) s)"
 }
 
+# The test kernel's own configuration (scripts/build-kernel), so that the
+# build after the last patch is the test kernel and ccache (one cache, paths
+# relative to the cache) serves every object that no patch changes.
+fragments=("$LU_ROOT/kernel/config/test.config" "$LU_ROOT/kernel/config/signing.config")
+
 if [ "${SERIES_BUILD:-1}" = 0 ]; then
 	echo "# SERIES_BUILD=0: the per-patch builds are skipped"
 elif [ $applied -eq 1 ]; then
@@ -241,10 +267,10 @@ elif [ $applied -eq 1 ]; then
 	exec 6>"$LU_CACHE/bisect.lock"
 	flock 6
 	key=$({
-		echo "series.sh build recipe 2"
+		echo "series.sh build recipe 3"
 		gcc --version | head -n1
 		ld --version | head -n1
-		cat "$LU_ROOT/kernel/config/test.config"
+		cat "${fragments[@]}"
 		git -C "$LU_SRC" rev-parse pristine
 	} | sha256sum | cut -d' ' -f1)
 	# Each build is remembered by the source tree it built (git's tree
