@@ -29,6 +29,19 @@ lu_series() {
 	done < "$LU_ROOT/kernel/patches/series"
 }
 
+# lu_kernel_fragments FLAVOUR: the config fragments merged onto tinyconfig
+# for the test or the debug kernel, one path per line. signing.config: both
+# kernels need it, since MODULE_SIG_ALL defaults to y once lockdown selects
+# MODULE_SIG. tests/host/series.sh builds each patch with the test kernel's
+# fragments, so that the two share objects.
+lu_kernel_fragments() {
+	echo "$LU_ROOT/kernel/config/test.config"
+	echo "$LU_ROOT/kernel/config/signing.config"
+	if [ "$1" = debug ]; then
+		echo "$LU_ROOT/kernel/config/debug.config"
+	fi
+}
+
 # Every kernel build goes through ccache, with one cache for all trees: the
 # base directory makes the paths relative, so the per-patch builds of
 # tests/host/series.sh and the test and debug kernels share objects.

@@ -258,7 +258,7 @@ build_at() {
 # The test kernel's own configuration (scripts/build-kernel), so that the
 # build after the last patch is the test kernel and ccache (one cache, paths
 # relative to the cache) serves every object that no patch changes.
-fragments=("$LU_ROOT/kernel/config/test.config" "$LU_ROOT/kernel/config/signing.config")
+mapfile -t fragments < <(lu_kernel_fragments test)
 
 if [ "${SERIES_BUILD:-1}" = 0 ]; then
 	echo "# SERIES_BUILD=0: the per-patch builds are skipped"
