@@ -116,6 +116,34 @@ run
 expect "a plan that is not a count fails" 1 \
 	"FAILED host/a.sh: tests/manifest plans \"?\" checks, not a count or '-'"
 
+tree beside
+plan "host/a.sh 2 -"
+plan "host/b.sh 1 -"
+suite a.sh '# run-all: beside
+sleep 1; echo "ok - one"; echo "ok - two"'
+suite b.sh 'echo "ok - three"'
+run
+expect "a suite run beside the others is counted when it ends" 0 "3 passed, 0 failed, 0 skipped"
+expect "...and it was started before the others" 0 "==== host/a.sh: started, it runs beside the suites below"
+
+tree beside-short
+plan "host/a.sh 3 -"
+plan "host/b.sh 1 -"
+suite a.sh '# run-all: beside
+echo "ok - one"; echo "ok - two"'
+suite b.sh 'echo "ok - three"'
+run
+expect "a suite run beside the others that prints fewer checks fails" 1 \
+	"FAILED host/a.sh: printed 2 checks, the manifest plans 3"
+
+tree beside-exit
+plan "host/a.sh 1 -"
+suite a.sh '# run-all: beside
+echo "ok - one"; exit 4'
+run
+expect "a suite run beside the others that exits non-zero fails" 1 \
+	"FAILED host/a.sh: exited with status 4"
+
 tree debug-only
 plan "host/a.sh - 1"
 plan "host/b.sh 1 -"

@@ -28,6 +28,10 @@
 # fragment, the pristine tree and the patches up to and including it, so a
 # warm run builds only after the patches that changed and those after them.
 # SERIES_BUILD=0 skips the builds.
+#
+# The builds are compiler time and no guest, so tests/run-all runs this
+# beside the guest suites:
+# run-all: beside
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 lu_ccache_env

@@ -2,6 +2,8 @@
 # undervoltctl fuzzing: make -C tools/undervoltctl fuzz runs the libFuzzer
 # targets of the config parser and of the intel-undervolt importer for
 # 1 000 000 inputs each; any crash, leak or sanitizer report fails it.
+# No guest: tests/run-all runs it beside the guest suites.
+# run-all: beside
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 

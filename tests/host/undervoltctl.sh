@@ -3,6 +3,8 @@
 # with ASan/UBSan and runs tools/undervoltctl/tests/run.sh against a fake
 # sysfs tree, runs the same tests under valgrind, then checks install,
 # static build, man pages and completion. Its TAP lines pass through.
+# No guest: tests/run-all runs it beside the guest suites.
+# run-all: beside
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
