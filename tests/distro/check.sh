@@ -70,6 +70,14 @@ fi
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/check-distro.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+# The image first, then the packages and QEMU: on a new machine the image
+# is mostly downloads, which tests/check lets overlap QEMU's build
+# (build-qemu below then waits for that build to end, and builds nothing
+# itself).
+if [ -z "${LU_DISTRO_IMAGE:-}" ]; then
+	step "the Debian 12 image (scripts/distro-image: a look-up when cached, 4 to 12 minutes cold)"
+fi
+image=${LU_DISTRO_IMAGE:-$("$LU_ROOT/scripts/distro-image")}
 if [ -n "${LU_DEBS:-}" ]; then
 	debs=("$LU_DEBS"/undervoltctl_*.deb "$LU_DEBS"/intel-undervolt-dkms_*.deb)
 else
@@ -81,12 +89,9 @@ make -s -C "$LU_ROOT" build/guest/fwctl
 # QEMU under a name of its own (a link: it finds its firmware files from
 # the real path), so that a "pkill qemu-system-x86" elsewhere on the machine
 # does not end this guest (it did, once).
+step "our QEMU (scripts/build-qemu: a look-up when built)"
 ln -s "$("$LU_ROOT/scripts/build-qemu")" "$work/lu-distro-vm"
 qemu=$work/lu-distro-vm
-if [ -z "${LU_DISTRO_IMAGE:-}" ]; then
-	step "the Debian 12 image (scripts/distro-image: a look-up when cached, 4 to 12 minutes cold)"
-fi
-image=${LU_DISTRO_IMAGE:-$("$LU_ROOT/scripts/distro-image")}
 
 step "copying the image $image/root.img"
 cp --sparse=always "$image/root.img" "$work/root.img"

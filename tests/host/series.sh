@@ -271,21 +271,26 @@ elif [ $applied -eq 1 ]; then
 	exec 6>"$LU_CACHE/bisect.lock"
 	flock 6
 	key=$({
-		echo "series.sh build recipe 3"
+		echo "series.sh build recipe 4"
 		gcc --version | head -n1
 		ld --version | head -n1
 		cat "${fragments[@]}"
 		git -C "$LU_SRC" rev-parse pristine
 	} | sha256sum | cut -d' ' -f1)
-	# Each build is remembered by the source tree it built (git's tree
-	# hash after the patch), not by the patch file: a new numbering of
-	# the series or a changelog edit changes no line the compiler sees.
+	# Each build is remembered by the source tree it built (the files
+	# after the patch), not by the patch file: a new numbering of the
+	# series or a changelog edit changes no line the compiler sees. Nor
+	# does a patch that changes only Documentation/ or MAINTAINERS, which
+	# kbuild never reads: it builds what the patch before it built.
 	for i in "${!patches[@]}"; do
 		name=${patches[$i]##*/}
-		key=$({ echo "$key"; git -C "$LU_SRC" rev-parse "${commits[$i]}^{tree}"; } |
-			sha256sum | cut -d' ' -f1)
+		key=$({
+			echo "$key"
+			git -C "$LU_SRC" ls-tree -r "${commits[$i]}" |
+				awk -F '\t' '$2 !~ /^Documentation\// && $2 != "MAINTAINERS"'
+		} | sha256sum | cut -d' ' -f1)
 		if [ -f "$LU_CACHE/bisect/ok/$key" ]; then
-			pass "$name builds on its own (test config, W=1 for $DRIVER_DIR) without a warning (cached: same source tree, config and compiler)"
+			pass "$name builds on its own (test config, W=1 for $DRIVER_DIR) without a warning (cached: the same files for the build, config and compiler)"
 			continue
 		fi
 		build_at "${commits[$i]}" "$name" && touch "$LU_CACHE/bisect/ok/$key"
