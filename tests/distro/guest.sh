@@ -27,16 +27,36 @@ note() {
 	printf '%s\n' "$*" | sed "s/^/# boot $boot, $(cut -d. -f1 /proc/uptime)s: /"
 }
 
+# milestones: copy standard input to standard output, and note each line
+# of apt, dpkg and DKMS that starts a long step (a package unpacked or set
+# up, a module built, an initramfs made), with the time since boot: under
+# TCG an install takes minutes, and the host's log then shows how far it
+# got and what took how long.
+milestones() {
+	local line
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+		case $line in
+		'Unpacking '*|'Setting up '*|'Removing '*|'Purging '*|'Processing triggers for '*|\
+		'Building '*|'Deleting module '*|'update-initramfs: '*|'depmod'*|'dkms: '*)
+			note "${line%% (*}" >&3 ;;
+		esac
+	done
+}
+
 # user CMD: a user's command, as typed into a root shell in /root (and
 # answering y to apt's question). Its output goes to the console log and
-# to $STATE/out.
+# to $STATE/out; its long steps are noted as they start (milestones).
 user() {
+	local status
 	note "\$ $1"
 	echo "lu-test \$ $1" > $console
-	if (cd /root && yes 2>/dev/null | bash -c "$1") > "$STATE/out" 2>&1; then
+	(cd /root && yes 2>/dev/null | bash -c "$1") 2>&1 | milestones 3>&1 > "$STATE/out"
+	status=${PIPESTATUS[0]}
+	if [ "$status" -eq 0 ]; then
 		pass "$1"
 	else
-		fail "$1 (exit status $?; output in the console log)"
+		fail "$1 (exit status $status; output in the console log)"
 	fi
 	cat "$STATE/out" > $console
 }
@@ -153,7 +173,9 @@ case $boot in
 		done_boot poweroff
 	fi
 	note "installing the second kernel $kernel2 (DKMS builds the module for it)"
-	if (cd /srv/kernel2 && apt-get install -y --no-install-recommends ./*.deb) > "$STATE/out" 2>&1; then
+	(cd /srv/kernel2 && apt-get install -y --no-install-recommends ./*.deb) 2>&1 |
+		milestones 3>&1 > "$STATE/out"
+	if [ "${PIPESTATUS[0]}" -eq 0 ]; then
 		pass "the second kernel $kernel2 installs"
 	else
 		fail "the second kernel $kernel2 installs (see the console log)"

@@ -270,7 +270,7 @@ elif [ $applied -eq 1 ]; then
 	mkdir -p "$LU_CACHE/bisect/ok"
 	exec 6>"$LU_CACHE/bisect.lock"
 	flock 6
-	key=$({
+	recipe=$({
 		echo "series.sh build recipe 4"
 		gcc --version | head -n1
 		ld --version | head -n1
@@ -285,7 +285,7 @@ elif [ $applied -eq 1 ]; then
 	for i in "${!patches[@]}"; do
 		name=${patches[$i]##*/}
 		key=$({
-			echo "$key"
+			echo "$recipe"
 			git -C "$LU_SRC" ls-tree -r "${commits[$i]}" |
 				awk -F '\t' '$2 !~ /^Documentation\// && $2 != "MAINTAINERS"'
 		} | sha256sum | cut -d' ' -f1)
