@@ -93,6 +93,13 @@ systemctl is-system-running --wait >/dev/null
 # udev may still be working through the boot's events (the driver loads
 # by one of them): what a user sees a moment later.
 udevadm settle --timeout=180
+# Where the boot's time went: under TCG a boot takes one to two minutes,
+# and the log then says which part (kernel, initramfs, user space) and
+# which units took it.
+note "$(systemd-analyze time 2>&1 | head -n1)"
+systemd-analyze blame --no-pager 2>&1 | head -n 5 | while IFS= read -r line; do
+	note "slowest unit: $line"
+done
 modprobe msr
 check "the firmware model answers" fwctl present
 
