@@ -24,6 +24,10 @@
 #
 # Prints "ok - ..." / "not ok - ..." lines; each line of a guest names the
 # kernel in brackets. Exits non-zero when any check failed.
+#
+# Its guests boot Debian's kernels, not the test kernel, so tests/run-all
+# runs it beside the test kernel's guest suites:
+# run-all: beside, with guests
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 

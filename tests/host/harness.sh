@@ -126,6 +126,15 @@ run
 expect "a suite run beside the others is counted when it ends" 0 "3 passed, 0 failed, 0 skipped"
 expect "...and it was started before the others" 0 "==== host/a.sh: started, it runs beside the suites below"
 
+tree beside-guests
+plan "host/a.sh 1 -"
+plan "host/b.sh 1 -"
+suite a.sh '# run-all: beside, with guests
+sleep 1; [ "$(nice)" = "$(ps -o ni= -p $PPID | tr -d " ")" ] && echo "ok - a.sh: the priority of run-all"'
+suite b.sh 'echo "ok - b.sh"'
+run
+expect "a suite with guests runs beside the others at their priority" 0 "ok - a.sh: the priority of run-all"
+
 tree beside-short
 plan "host/a.sh 3 -"
 plan "host/b.sh 1 -"
