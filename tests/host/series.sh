@@ -283,14 +283,6 @@ elif [ $applied -eq 1 ]; then
 	# series or a changelog edit changes no line the compiler sees. Nor
 	# does a patch that changes only Documentation/ or MAINTAINERS, which
 	# kbuild never reads: it builds what the patch before it built.
-	keys=()
-	for i in "${!patches[@]}"; do
-		keys[i]=$({
-			echo "$recipe"
-			git -C "$LU_SRC" ls-tree -r "${commits[$i]}" |
-				awk -F '\t' '$2 !~ /^Documentation\// && $2 != "MAINTAINERS"'
-		} | sha256sum | cut -d' ' -f1)
-	done
 	# Newest patch first. After the last patch the tree and configuration
 	# are the test kernel's, so that build, even from scratch, is served
 	# whole by ccache from the test kernel's (about 30 s); each older patch
@@ -300,11 +292,16 @@ elif [ $applied -eq 1 ]; then
 	# (its autoconf.h lacks the driver's options): 460 s on a cold run.
 	for ((i = ${#patches[@]} - 1; i >= 0; i--)); do
 		name=${patches[$i]##*/}
-		if [ -f "$LU_CACHE/bisect/ok/${keys[$i]}" ]; then
+		key=$({
+			echo "$recipe"
+			git -C "$LU_SRC" ls-tree -r "${commits[$i]}" |
+				awk -F '\t' '$2 !~ /^Documentation\// && $2 != "MAINTAINERS"'
+		} | sha256sum | cut -d' ' -f1)
+		if [ -f "$LU_CACHE/bisect/ok/$key" ]; then
 			pass "$name builds on its own (test config, W=1 for $DRIVER_DIR) without a warning (cached: the same files for the build, config and compiler)"
 			continue
 		fi
-		build_at "${commits[$i]}" "$name" && touch "$LU_CACHE/bisect/ok/${keys[$i]}"
+		build_at "${commits[$i]}" "$name" && touch "$LU_CACHE/bisect/ok/$key"
 	done
 fi
 
