@@ -44,12 +44,22 @@ lu_kernel_fragments() {
 
 # Every kernel build goes through ccache, with one cache for all trees: the
 # base directory makes the paths relative, so the per-patch builds of
-# tests/host/series.sh and the test and debug kernels share objects.
+# tests/host/series.sh and the test and debug kernels share objects (their
+# trees are laid out alike: build-test and bisect/build beside their src).
+# The compiler is scripts/ccache-cc (it says which objects ccache keys on
+# the compiler's dependency list), copied into the cache: kbuild records
+# CC in every object's command line and rebuilds an object whose command
+# line changed, so its path must not depend on where this repository is.
 lu_ccache_env() {
 	export CCACHE_DIR=$LU_CACHE/ccache CCACHE_BASEDIR=$LU_CACHE
 	export CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	if ! cmp -s "$LU_ROOT/scripts/ccache-cc" "$LU_KCC"; then
+		mkdir -p "${LU_KCC%/*}"
+		cp "$LU_ROOT/scripts/ccache-cc" "$LU_KCC.$$"
+		mv -f "$LU_KCC.$$" "$LU_KCC"
+	fi
 }
-LU_KCC="ccache gcc"
+LU_KCC=$LU_CACHE/bin/ccache-cc
 
 lu_jobs() {
 	nproc 2>/dev/null || echo 2
