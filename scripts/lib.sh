@@ -92,8 +92,11 @@ lu_git_am() {
 # git format-patch of the series branch of $LU_SRC with the options of
 # kernel/patches/: scripts/export-series and scripts/make-series write the
 # same patches. Extra arguments go to format-patch (-o DIR, --cover-letter).
+# The blob names of the "index" lines are 9 digits, what git chooses by
+# itself for a packed repository of this size; scripts/prepare-tree keeps
+# the objects loose, which git does not count, and it would choose 7.
 lu_format_patch() {
-	git -C "$LU_SRC" format-patch -q --zero-commit --no-signature "$@" \
+	git -C "$LU_SRC" -c core.abbrev=9 format-patch -q --zero-commit --no-signature "$@" \
 		pristine..series
 }
 
