@@ -223,10 +223,16 @@ guest_tests() {
 
 test_kernel() {
 	local flavour=$1 kver=$2 root=$3 build log modroot t opts line reason tests append resume
+	local tree_lock status
 	local kmake=(make -C "$root/lib/modules/$kver/build")
 	log=$work/build-$kver.log
 
-	# One persistent tree per kernel, so a rebuild is incremental.
+	# One persistent tree per kernel, so a rebuild is incremental; a run
+	# holds it until its module is copied out, so that two runs on one
+	# cache never assemble or build in it at once.
+	mkdir -p "$LU_CACHE/dkms"
+	exec {tree_lock}>"$LU_CACHE/dkms/$kver.lock"
+	flock "$tree_lock"
 	if [ -n "${DKMS_SOURCE_DIR:-}" ]; then
 		build=$LU_CACHE/dkms/$kver/custom
 		rm -rf "$build"
@@ -271,7 +277,10 @@ test_kernel() {
 	dkms_build "$flavour" "$kver" "$root"
 
 	modroot=$work/modroot-$kver
-	if ! make_modroot "$root" "$kver" "$build" "$modroot" > "$work/depmod.log" 2>&1; then
+	make_modroot "$root" "$kver" "$build" "$modroot" > "$work/depmod.log" 2>&1
+	status=$?
+	exec {tree_lock}>&-
+	if [ $status -ne 0 ]; then
 		fail "[$flavour] the modules and their stock dependencies are found"
 		show_log "$work/depmod.log"
 		return
