@@ -139,12 +139,12 @@ run_guest() {
 	timeout --foreground -k 5 "$timeout_s" \
 		"$qemu" -machine q35 -accel tcg,thread=single \
 		-cpu "Skylake-Client,-hypervisor,oc-mailbox=on,oc-profile=$profile" \
-		-smp 2 -m 2048 -nic none \
+		-smp 2 -m 2048 \
 		-kernel "$work/vmlinuz" -initrd "$work/initrd.img" \
 		-append "root=LABEL=lu-root rw console=ttyS0 loglevel=4 mem_sleep_default=deep panic=-1 watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=60" \
 		-drive "file=$work/root.img,format=raw,if=virtio,cache=unsafe" \
 		-drive "file=$work/test.img,format=raw,if=virtio,readonly=on" \
-		-display none -monitor none -pidfile "$work/qemu.pid" \
+		-nodefaults -display none -monitor none -pidfile "$work/qemu.pid" \
 		-serial "file:$console" -serial stdio </dev/null \
 		2> >(grep -v "TCG doesn't support requested feature" >&2) |
 		sed -u 's/\r$//' | tee "$control" | grep --line-buffered -a -E '^(ok|not ok) - |^# ' | sed -u 's/^/  /' >&2
