@@ -3,8 +3,8 @@
 # platform parts that machine creates by itself, and virtio disks. The
 # guests run with -nodefaults, so no VGA, network card or CD-ROM is
 # created, and their code (graphics, USB, sound, network, SCSI and other
-# cards no guest has) is not built: about a sixth of the objects of a
-# build with Debian's default device set.
+# cards no guest has) is not built: 214 of the 1136 objects of a build
+# with Debian's default device set.
 CONFIG_Q35=y
 # Created by the pc machines whenever they are built in.
 CONFIG_HPET=y
