@@ -138,7 +138,7 @@ run_guest() {
 	set +e
 	timeout --foreground -k 5 "$timeout_s" \
 		"$qemu" -machine q35 -accel tcg,thread=single \
-		-cpu "Skylake-Client,-hypervisor,oc-mailbox=on,oc-profile=$profile" \
+		-cpu "Skylake-Client,-hypervisor,x-oc-mailbox=on,x-oc-profile=$profile" \
 		-smp 2 -m 2048 \
 		-kernel "$work/vmlinuz" -initrd "$work/initrd.img" \
 		-append "root=LABEL=lu-root rw console=ttyS0 loglevel=4 mem_sleep_default=deep panic=-1 watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=60" \

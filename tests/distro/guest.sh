@@ -201,7 +201,7 @@ case $boot in
 3)
 	note "$(journalctl -b -o short-monotonic --no-pager |
 		grep -E 'intel_undervolt: voltage offset control ready|undervoltctl' | head -n 5)"
-	check_eq "the model is oc-locked" "lock=1 sgx=0 drop=0 busy=0" "$(fwctl settings)"
+	check_eq "the model is oc-locked" "lock=1 sgx=0 drop=0 busy=0 hint=1 uvp=0" "$(fwctl settings)"
 	check "the driver loaded at boot" test -d /sys/devices/system/cpu/intel_undervolt/package_00
 	check_eq "the driver says why it cannot write" oc_lock \
 		"$(cat /sys/devices/system/cpu/intel_undervolt/package_00/write_block_reason)"

@@ -11,9 +11,17 @@
  *   fwctl [-p PACKAGE] mces             machine checks the unstable profile
  *                                       reported on the package
  *   fwctl [-p PACKAGE] crashes          resets the unstable profile caused
- *   fwctl [-p PACKAGE] flips            FMA faults the unstable profile asked for
+ *   fwctl [-p PACKAGE] flips            ticks the unstable profile armed faults in
+ *   fwctl [-p PACKAGE] fma-faults       FMA results it corrupted
+ *   fwctl [-p PACKAGE] mul-faults       64-bit IMUL results it corrupted
+ *   fwctl [-p PACKAGE] faults fma|mul|both|none
+ *                                       the kinds of fault it arms
+ *   fwctl [-p PACKAGE] busy-writes      writes to 0x150 lost to a busy command
+ *   fwctl [-p PACKAGE] busy-us [US]     how long a command takes; with US (1..4095,
+ *                                       0 for x-oc-busy-us again), set it
  *   fwctl [-p PACKAGE] word DOMAIN      a domain's data word, 0x%08x
  *   fwctl [-p PACKAGE] words            the five words on one line
+ *   fwctl [-p PACKAGE] boot-words       the five words a reset leaves
  *   fwctl [-p PACKAGE] log              the command log, 0x%016llx a line
  *   fwctl [-p PACKAGE] clear-log
  *   fwctl [-p PACKAGE] inject CODE [N]  the next N commands (1..15, default
@@ -22,8 +30,8 @@
  *                                       the next write to DOMAIN does
  *   fwctl [-p PACKAGE] injection        "none", "CODE xN" or "CODE write D"
  *   fwctl [-p PACKAGE] clear-injection
- *   fwctl [-p PACKAGE] busy|drop|lock|sgx on|off
- *   fwctl [-p PACKAGE] settings         "lock=B sgx=B drop=B busy=B"
+ *   fwctl [-p PACKAGE] busy|drop|lock|sgx|hint|uvp on|off
+ *   fwctl [-p PACKAGE] settings         "lock=B sgx=B drop=B busy=B hint=B uvp=B"
  *   fwctl [-p PACKAGE] forget           the package's words back to boot
  *
  * Exit status 0, 1 on a failed access (with a message naming it), 2 on a
@@ -45,11 +53,16 @@
 static void usage(void)
 {
 	fputs("usage: fwctl [-p PACKAGE] present|resets|mces|crashes|flips|"
-	      "words|log|clear-log|injection|clear-injection|settings|forget\n"
+	      "fma-faults|mul-faults|busy-writes|busy-us|\n"
+	      "       words|boot-words|log|clear-log|injection|clear-injection|"
+	      "settings|forget\n"
 	      "       fwctl [-p PACKAGE] word DOMAIN\n"
 	      "       fwctl [-p PACKAGE] inject CODE [N]\n"
 	      "       fwctl [-p PACKAGE] inject-write CODE DOMAIN\n"
-	      "       fwctl [-p PACKAGE] busy|drop|lock|sgx on|off\n", stderr);
+	      "       fwctl [-p PACKAGE] faults fma|mul|both|none\n"
+	      "       fwctl [-p PACKAGE] busy-us US\n"
+	      "       fwctl [-p PACKAGE] busy|drop|lock|sgx|hint|uvp on|off\n",
+	      stderr);
 	exit(2);
 }
 
@@ -144,7 +157,15 @@ static unsigned int on_off(const char *s)
 
 int main(int argc, char **argv)
 {
-	static const char *const toggles[] = { "busy", "drop", "lock", "sgx" };
+	/* The on/off settings and their control reads (qemu/MODEL.md). */
+	static const struct {
+		const char *name;
+		unsigned int ctl;
+	} toggles[] = {
+		{ "busy", 0x5000 }, { "drop", 0x6000 }, { "lock", 0x7000 },
+		{ "sgx", 0x8000 }, { "hint", 0xb000 }, { "uvp", 0xc000 },
+	};
+	static const char *const kinds[] = { "none", "fma", "mul", "both" };
 	unsigned long pkg = 0;
 	struct ctl c;
 	char path[64];
@@ -179,12 +200,32 @@ int main(int argc, char **argv)
 		printf("%" PRIu64 "\n", ctl_must(&c, 0x006));
 	} else if (!strcmp(cmd, "flips") && argc == 2) {
 		printf("%" PRIu64 "\n", ctl_must(&c, 0x007));
+	} else if (!strcmp(cmd, "busy-writes") && argc == 2) {
+		printf("%" PRIu64 "\n", ctl_must(&c, 0x008));
+	} else if (!strcmp(cmd, "busy-us") && argc == 2) {
+		printf("%" PRIu64 "\n", ctl_must(&c, 0x009));
+	} else if (!strcmp(cmd, "busy-us") && argc == 3) {
+		ctl_must(&c, 0xe000 | number(argv[2], 4095));
+	} else if (!strcmp(cmd, "fma-faults") && argc == 2) {
+		printf("%" PRIu64 "\n", ctl_must(&c, 0x00a));
+	} else if (!strcmp(cmd, "mul-faults") && argc == 2) {
+		printf("%" PRIu64 "\n", ctl_must(&c, 0x00b));
+	} else if (!strcmp(cmd, "faults") && argc == 3) {
+		for (i = 0; i < 4 && strcmp(argv[2], kinds[i]); i++)
+			;
+		if (i == 4)
+			usage();
+		ctl_must(&c, 0xd000 | i);
 	} else if (!strcmp(cmd, "word") && argc == 3) {
 		printf("0x%08" PRIx64 "\n",
 		       ctl_must(&c, 0x010 + number(argv[2], NR_DOMAINS - 1)));
 	} else if (!strcmp(cmd, "words") && argc == 2) {
 		for (i = 0; i < NR_DOMAINS; i++)
 			printf("%s0x%08" PRIx64, i ? " " : "", ctl_must(&c, 0x010 + i));
+		putchar('\n');
+	} else if (!strcmp(cmd, "boot-words") && argc == 2) {
+		for (i = 0; i < NR_DOMAINS; i++)
+			printf("%s0x%08" PRIx64, i ? " " : "", ctl_must(&c, 0x020 + i));
 		putchar('\n');
 	} else if (!strcmp(cmd, "log") && argc == 2) {
 		n = ctl_must(&c, 0x004);
@@ -214,19 +255,19 @@ int main(int argc, char **argv)
 		ctl_must(&c, 0xa000);
 	} else if (!strcmp(cmd, "settings") && argc == 2) {
 		v = ctl_must(&c, 0x003);
-		printf("lock=%u sgx=%u drop=%u busy=%u\n", (unsigned int)(v & 1),
-		       (unsigned int)(v >> 1 & 1), (unsigned int)(v >> 2 & 1),
-		       (unsigned int)(v >> 3 & 1));
+		printf("lock=%u sgx=%u drop=%u busy=%u hint=%u uvp=%u\n",
+		       (unsigned int)(v & 1), (unsigned int)(v >> 1 & 1),
+		       (unsigned int)(v >> 2 & 1), (unsigned int)(v >> 3 & 1),
+		       (unsigned int)(v >> 4 & 1), (unsigned int)(v >> 5 & 1));
 	} else if (!strcmp(cmd, "forget") && argc == 2) {
 		ctl_must(&c, 0x9000);
 	} else {
 		for (i = 0; i < sizeof(toggles) / sizeof(toggles[0]); i++)
-			if (!strcmp(cmd, toggles[i]) && argc == 3)
+			if (!strcmp(cmd, toggles[i].name) && argc == 3)
 				break;
 		if (i == sizeof(toggles) / sizeof(toggles[0]))
 			usage();
-		/* busy 0x5000, drop 0x6000, lock 0x7000, sgx 0x8000 */
-		ctl_must(&c, (0x5000 + 0x1000 * i) | on_off(argv[2]));
+		ctl_must(&c, toggles[i].ctl | on_off(argv[2]));
 	}
 	return 0;
 }

@@ -59,7 +59,7 @@ writefile $PKG/gpu_offset_mv 0 >/dev/null
 
 # busy: the busy bit never clears.
 fwctl busy on
-check_eq "the model holds the busy bit" "lock=0 sgx=0 drop=0 busy=1" "$(fwctl settings)"
+check_eq "the model holds the busy bit" "lock=0 sgx=0 drop=0 busy=1 hint=0 uvp=0" "$(fwctl settings)"
 kmsg_mark busy
 check_eq "a stuck busy bit fails a write with ETIMEDOUT" ETIMEDOUT \
 	"$(writefile $PKG/gpu_offset_mv -30)"
@@ -73,7 +73,7 @@ check_eq "and read back" -30 "$(cat $PKG/gpu_offset_mv)"
 # drop: acknowledged but ignored; the read-back catches it.
 taint_before=$(( $(taint) & TAINT_CPU_OUT_OF_SPEC ))
 fwctl drop on
-check_eq "the model drops writes" "lock=0 sgx=0 drop=1 busy=0" "$(fwctl settings)"
+check_eq "the model drops writes" "lock=0 sgx=0 drop=1 busy=0 hint=0 uvp=0" "$(fwctl settings)"
 kmsg_mark drop
 check_eq "a dropped write fails with EIO" EIO "$(writefile $PKG/uncore_offset_mv -60)"
 check_eq "the firmware kept the old value" 0 "$(cat $PKG/uncore_offset_mv)"

@@ -9,7 +9,7 @@
 
 PKG=/sys/devices/system/cpu/intel_undervolt/package_00
 
-check_eq "the model reports the OC lock" "lock=1 sgx=0 drop=0 busy=0" "$(fwctl settings)"
+check_eq "the model reports the OC lock" "lock=1 sgx=0 drop=0 busy=0 hint=1 uvp=0" "$(fwctl settings)"
 check "the driver binds" test -d $PKG
 check_eq "oc_lock_hint shows MSR 0x194 bit 20" 1 "$(cat $PKG/oc_lock_hint)"
 check_eq "write_block_reason is none before a write" none "$(cat $PKG/write_block_reason)"

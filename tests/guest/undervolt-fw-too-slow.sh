@@ -1,6 +1,7 @@
 #!/bin/sh
-# qemu-run: --firmware slow,polls=1000000
-# A firmware slower than the driver's bound (busy for a million reads):
+# qemu-run: --firmware slow,busy-us=100000
+# A firmware slower than the driver's bound (each command busy for 50 to
+# 150 ms, where the driver polls for about 1 ms):
 # the capability probe times out, the driver does not bind, says why, and
 # loading it costs no more than its bound per command.
 . /test/lib.sh

@@ -30,7 +30,7 @@ check_eq "root reading every file of the package 5 times sends no mailbox comman
 
 # SGX
 fwctl sgx on
-check_eq "the firmware setup enables SGX" "lock=0 sgx=1 drop=0 busy=0" "$(fwctl settings)"
+check_eq "the firmware setup enables SGX" "lock=0 sgx=1 drop=0 busy=0 hint=0 uvp=0" "$(fwctl settings)"
 check_eq "write_block_reason is sgx" sgx "$(cat $PKG/write_block_reason)"
 check_eq "a user reads what that check found: sgx" sgx \
 	"$(as_nobody "cat $PKG/write_block_reason")"
@@ -80,7 +80,7 @@ kmsg_mark code1
 check_eq "completion code 1 fails the write with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv -50)"
 check_eq "the firmware answered the write" none "$(fwctl injection)"
 check_eq "the firmware's gpu word is unchanged" 0x00048c16 "$(fwctl word 1)"
-check_eq "MSR 0x194 still says unlocked" "lock=0 sgx=0 drop=0 busy=0" "$(fwctl settings)"
+check_eq "MSR 0x194 still says unlocked" "lock=0 sgx=0 drop=0 busy=0 hint=0 uvp=0" "$(fwctl settings)"
 check_eq "after code 1 write_block_reason is oc_lock" oc_lock "$(cat $PKG/write_block_reason)"
 check_grep "code 1 is logged as the OC lock" "refused \(oc_lock\)" "$(dmesg_since code1)"
 fwctl clear-log

@@ -1,7 +1,8 @@
 #!/bin/sh
-# qemu-run: --firmware unrecognised
-# Tiger Lake and later (the model's unrecognised profile): every mailbox
-# command is answered with 0x1F. The driver does not bind and says why.
+# qemu-run: --firmware answers-1f
+# A firmware that answers every mailbox command with 0x1F (the model's
+# answers-1f profile; reported once, a Tiger Lake Dell XPS 13 9310:
+# qemu/MODEL.md). The driver does not bind and says why.
 . /test/lib.sh
 
 check "the model is there" fwctl present
