@@ -126,6 +126,52 @@ fw_write_commands() {
 	done
 }
 
+# Fields of an OC mailbox word (MSR 0x150): the busy bit 63, the domain
+# in bits 42:40, the command or completion code in bits 39:32, the data in
+# bits 31:0 (as 0x%08x).
+mbox_busy() {
+	echo $(( ($1 >> 63) & 1 ))
+}
+
+mbox_domain() {
+	echo $(( ($1 >> 40) & 7 ))
+}
+
+mbox_code() {
+	echo $(( ($1 >> 32) & 0xff ))
+}
+
+mbox_data() {
+	printf '0x%08x\n' $(( $1 & 0xffffffff ))
+}
+
+# offset_word MV LOW: a data word with an offset of MV mV (to the nearest
+# 1/1024 V, halves away from zero) in bits 31:21 and LOW in bits 20:0.
+offset_word() {
+	local units
+	if [ "$1" -ge 0 ]; then
+		units=$(( ($1 * 1024 + 500) / 1000 ))
+	else
+		units=$(( ($1 * 1024 - 500) / 1000 ))
+	fi
+	printf '0x%08x\n' $(( ((units & 0x7ff) << 21) | ($2 & 0x1fffff) ))
+}
+
+# s3: one real suspend to RAM (mem_sleep deep), woken by the RTC two
+# seconds later (scripts/s3-waker wakes a guest whose alarm fired too
+# early); fails when the suspend does.
+s3() {
+	[ -w /sys/power/pm_test ] && echo none > /sys/power/pm_test
+	echo deep > /sys/power/mem_sleep &&
+		echo 0 > /sys/class/rtc/rtc0/wakealarm &&
+		echo +2 > /sys/class/rtc/rtc0/wakealarm &&
+		echo mem > /sys/power/state
+}
+
+# The words of the model's fused table (qemu/MODEL.md): what every domain
+# holds after a reset with x-oc-boot-words=fused and no BIOS offset.
+FUSED_WORDS="0x0004cd2c 0x00048c16 0x0004cd28 0x00043312 0x00040001"
+
 finish() {
 	exit $LIB_FAILED
 }

@@ -1,0 +1,99 @@
+#!/bin/bash
+# The firmware model's QEMU side (qemu/MODEL.md), on the host: what the
+# guest suites cannot see. Its knobs carry the x- prefix of test-only
+# properties and refuse bad values; it refuses to run without TCG, whose
+# MSR helpers it lives in; it blocks migration, since none of its state
+# is migrated; and every patch of qemu/patches/ is clean for QEMU's own
+# scripts/checkpatch.pl.
+set -uo pipefail
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+qemu=$("$LU_ROOT/scripts/build-qemu") || { echo "not ok - our QEMU builds"; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/qemu-model.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failed=0
+
+ok() {
+	echo "ok - $1"
+}
+
+bad() {
+	echo "not ok - $1"
+	failed=1
+}
+
+# start CPU-OPTIONS [QEMU ARGS...]: QEMU, paused, driven over QMP on
+# stdin: negotiate, ask for a migration, quit. Sets out and status.
+start() {
+	local cpu=$1
+	shift
+	out=$(printf '%s\n' '{"execute":"qmp_capabilities"}' \
+		'{"execute":"migrate","arguments":{"uri":"exec:cat > /dev/null"}}' \
+		'{"execute":"quit"}' |
+		timeout 60 "$qemu" -machine q35 -cpu "$cpu" -nodefaults -display none \
+			-S -qmp stdio -L /usr/share/qemu -L /usr/share/seabios "$@" 2>&1)
+	status=$?
+}
+
+# refused WHAT CPU-OPTIONS PATTERN: QEMU does not start, and says PATTERN.
+refused() {
+	start "$2" -accel tcg
+	if [ "$status" -ne 0 ] && printf '%s\n' "$out" | grep -qE -- "$3"; then
+		ok "$1"
+	else
+		bad "$1 (status $status, no /$3/ in: $(printf '%s' "$out" | head -c 300))"
+	fi
+}
+
+base=Skylake-Client,-hypervisor
+start "$base,x-oc-mailbox=on,x-oc-profile=unlocked" -accel tcg
+if [ "$status" -eq 0 ] && printf '%s\n' "$out" | grep -q '"return": {}'; then
+	ok "QEMU starts with x-oc-mailbox=on under TCG"
+else
+	bad "QEMU starts with x-oc-mailbox=on under TCG (status $status: $(printf '%s' "$out" | head -c 300))"
+fi
+if printf '%s\n' "$out" | grep -q 'the OC mailbox model (x-oc-mailbox) does not migrate'; then
+	ok "a migration is refused, naming the model"
+else
+	bad "a migration is refused, naming the model (QMP said: $(printf '%s' "$out" | head -c 300))"
+fi
+start "$base" -accel tcg
+if [ "$status" -eq 0 ] && ! printf '%s\n' "$out" | grep -q 'does not migrate'; then
+	ok "without the model, the migration is not blocked by it"
+else
+	bad "without the model, the migration is not blocked by it ($(printf '%s' "$out" | head -c 300))"
+fi
+
+refused "the old name oc-mailbox is gone" "$base,oc-mailbox=on" "oc-mailbox"
+refused "an unknown profile is refused" "$base,x-oc-mailbox=on,x-oc-profile=tiger-lake" \
+	"x-oc-profile: unknown profile 'tiger-lake'"
+refused "x-oc-boot-words takes fused or zero" "$base,x-oc-mailbox=on,x-oc-boot-words=ones" \
+	"x-oc-boot-words: 'fused' or 'zero'"
+refused "a BIOS offset outside the field is refused" "$base,x-oc-mailbox=on,x-oc-bios-core=-1001" \
+	"x-oc-bios-core: -1001 mV is outside -1000..999"
+refused "x-oc-unstable-faults takes fma, mul or both" \
+	"$base,x-oc-mailbox=on,x-oc-profile=unstable,x-oc-unstable-faults=div" \
+	"x-oc-unstable-faults: 'fma', 'mul' or 'both'"
+refused "the unstable bands must be in order" \
+	"$base,x-oc-mailbox=on,x-oc-profile=unstable,x-oc-unstable-flip=120" \
+	"x-oc-unstable-flip <= x-oc-unstable-mce <= x-oc-unstable-reset"
+
+# Another accelerator than TCG: qtest, which every system emulator has.
+start "$base,x-oc-mailbox=on" -accel qtest
+if [ "$status" -ne 0 ] && printf '%s\n' "$out" | grep -q 'x-oc-mailbox=on needs TCG'; then
+	ok "the model refuses another accelerator than TCG"
+else
+	bad "the model refuses another accelerator than TCG (status $status: $(printf '%s' "$out" | head -c 300))"
+fi
+
+# QEMU's checkpatch, from the Debian source build-qemu unpacked.
+checkpatch=$LU_CACHE/qemu/src/scripts/checkpatch.pl
+while read -r p; do
+	case $p in ''|'#'*) continue ;; esac
+	if res=$(perl "$checkpatch" --no-color "$LU_ROOT/qemu/patches/$p" 2>&1); then
+		ok "QEMU's checkpatch: $p"
+	else
+		bad "QEMU's checkpatch: $p: $(printf '%s\n' "$res" | grep -E '^(ERROR|WARNING)' | head -n 3)"
+	fi
+done < "$LU_ROOT/qemu/patches/series"
+exit $failed
