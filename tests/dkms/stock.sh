@@ -57,7 +57,7 @@ kmsg_mark write
 check "echo -100 > core_offset_mv" sh -c "echo -100 > $pkg/core_offset_mv"
 check_eq "core_offset_mv reads -100" -100 "$(cat $pkg/core_offset_mv)"
 check_eq "cache_offset_mv reads -100 (coupled on Skylake)" -100 "$(cat $pkg/cache_offset_mv)"
-log=$(fwctl log)
+log=$(fw_log)
 check_grep "the mailbox saw the core write 0x80000011${CORE_M100#0x}" \
 	"^0x80000011${CORE_M100#0x}\$" "$log"
 check_grep "the mailbox saw the cache write 0x80000211${CACHE_M100#0x}" \
@@ -70,7 +70,7 @@ check_eq "a verified non-zero offset taints out-of-spec" $TAINT_CPU_OUT_OF_SPEC 
 
 fwctl clear-log
 check "a write of '0x10' is refused" sh -c "! echo 0x10 > $pkg/core_offset_mv 2>/dev/null"
-check_eq "a refused write sends no command" "" "$(fwctl log)"
+check_eq "a refused write sends no command" "" "$(fw_log)"
 
 if [ "$resume" = resume ]; then
 	# Real S3, woken by the RTC alarm: QEMU resets the machine on the way
@@ -104,7 +104,7 @@ check_grep "under lockdown=integrity a write fails with EPERM" \
 check_grep "the kernel names the reason it has: raw MSR access" \
 	'Lockdown: .*raw MSR access is restricted' "$(dmesg_since lockdown)"
 # (bits 39:32 of a logged command: 0x11 is a write)
-check_nogrep "no write command reached the model" '^0x[0-9a-f]{6}11' "$(fwctl log)"
+check_nogrep "no write command reached the model" '^0x[0-9a-f]{6}11' "$(fw_log)"
 check_eq "the model's core word is unchanged" "$word" "$(fwctl word 0)"
 check_grep "reads still work under lockdown" '^-?[0-9]+$' "$(cat $pkg/core_offset_mv)"
 

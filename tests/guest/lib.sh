@@ -103,27 +103,56 @@ word_offset_mv() {
 	fi
 }
 
+# A helper below whose fwctl fails prints FWCTL_FAILED instead of the
+# model's answer: no check expects that word, so a check of "nothing
+# reached the mailbox" fails when fwctl cannot read the log, instead of
+# taking its silence for an empty one.
+FWCTL_FAILED="FWCTL-FAILED"
+
 # fw_offset_mv DOMAIN [PACKAGE]: the offset in the model's data word of
 # DOMAIN, in mV.
 fw_offset_mv() {
 	local word
-	word=$(fwctl -p "${2:-0}" word "$1") || return 1
+	word=$(fwctl -p "${2:-0}" word "$1") || { echo "$FWCTL_FAILED"; return 1; }
 	word_offset_mv "$word"
 }
 
 # fw_words [PACKAGE]: the data words of the five domains of the model.
 fw_words() {
-	fwctl -p "${1:-0}" words
+	fwctl -p "${1:-0}" words || { echo "$FWCTL_FAILED"; return 1; }
+}
+
+# fw_log [PACKAGE]: the model's command log, a word a line.
+fw_log() {
+	fwctl -p "${1:-0}" log || { echo "$FWCTL_FAILED"; return 1; }
 }
 
 # fw_write_commands [PACKAGE]: the words of the model's command log that
 # started a write (run bit 63 and command 0x11 in bits 39:32), any domain.
 fw_write_commands() {
-	local w
-	fwctl -p "${1:-0}" log | while read -r w; do
+	local log w
+	log=$(fw_log "${1:-0}") || { echo "$FWCTL_FAILED"; return 1; }
+	printf '%s\n' "$log" | while read -r w; do
+		[ -n "$w" ] || continue
 		[ $(( (w >> 63) & 1 )) -eq 1 ] && [ $(( (w >> 32) & 0xff )) -eq 17 ] &&
 			echo "$w"
 	done
+}
+
+# wait_for DESC SECONDS CMD...: a check that passes as soon as CMD
+# succeeds, polled every tenth of a second, and fails after SECONDS: for
+# an event, not a fixed sleep that passes when a timer fires late.
+wait_for() {
+	local desc=$1 deadline=$(( $(date +%s) + $2 ))
+	shift 2
+	while ! "$@"; do
+		if [ "$(date +%s)" -ge "$deadline" ]; then
+			fail "$desc (not within the time allowed: $*)"
+			return 1
+		fi
+		sleep 0.1
+	done
+	pass "$desc"
 }
 
 # Fields of an OC mailbox word (MSR 0x150): the busy bit 63, the domain

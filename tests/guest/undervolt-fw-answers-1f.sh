@@ -10,7 +10,7 @@ check "intel_undervolt did not bind" test ! -e /sys/devices/system/cpu/intel_und
 check_grep "the driver says the firmware does not support offsets" \
 	"intel_undervolt: package 00: the firmware does not support voltage offsets" "$(dmesg)"
 check "the capability command reached the model" \
-	sh -c 'fwctl log | grep -q "^0x80000001"'
+	sh -c 'fw_log | grep -q "^0x80000001"'
 check_eq "no write command reached the model" "" "$(fw_write_commands)"
 check_no_splat
 finish

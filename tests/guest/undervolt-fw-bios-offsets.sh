@@ -46,7 +46,7 @@ check_eq "after resume the model holds the user's 0 mV on core, not the setup's 
 	0 "$(fw_offset_mv 0)"
 check_eq "... and on cache" 0 "$(fw_offset_mv 2)"
 check_grep "the driver wrote the core word after resume" \
-	"^0x80000011" "$(fwctl log)"
+	"^0x80000011" "$(fw_log)"
 
 check "intel_undervolt unloads" rmmod intel_undervolt
 check_eq "unload gives the firmware the setup's offsets back" "$BOOT" "$(fw_words)"

@@ -17,7 +17,7 @@ check_eq "the other planes are" "analogio cache core uncore" \
 	"$(ls $PKG | sed -n 's/_offset_mv$//p' | grep -v boot | sort | tr '\n' ' ' | sed 's/ $//')"
 check_eq "the driver asked each domain for its capabilities" \
 	"0x8000000100000000 0x8000010100000000 0x8000020100000000 0x8000030100000000 0x8000040100000000" \
-	"$(fwctl log | grep -E '^0x80000[0-7]0100000000$' | tr '\n' ' ' | sed 's/ $//')"
+	"$(fw_log | grep -E '^0x80000[0-7]0100000000$' | tr '\n' ' ' | sed 's/ $//')"
 check_eq "the model's gpu word is unchanged" 0x00048c16 "$(fwctl word 1)"
 check_no_splat
 finish

@@ -10,6 +10,6 @@ check_grep "MSR 0x150 faults (msrtool read)" "EIO" "$(msrtool read 0 0x150 2>&1)
 check "intel_undervolt did not bind" test ! -e /sys/devices/system/cpu/intel_undervolt
 check_grep "the driver says the firmware does not support offsets" \
 	"intel_undervolt: package 00: the firmware does not support voltage offsets \(-" "$(dmesg)"
-check_eq "the model logged no command" "" "$(fwctl log)"
+check_eq "the model logged no command" "" "$(fw_log)"
 check_no_splat
 finish

@@ -44,7 +44,7 @@ check "CPU 1 goes offline" sh -c "echo 0 > $CPU/cpu1/online"
 check "CPU 1 comes back" sh -c "echo 1 > $CPU/cpu1/online"
 sleep 0.3
 check_eq "CPU 1: nothing restored" 0 "$(cat $RESTORES)"
-check_eq "CPU 1: the driver sent package 0 no command" "" "$(fwctl log)"
+check_eq "CPU 1: the driver sent package 0 no command" "" "$(fw_log)"
 check_eq "CPU 1: package 0 still reads gpu -30" -30 "$(cat $P0/gpu_offset_mv)"
 
 # CPU 2, package 1's control CPU, goes offline: CPU 3 takes over.

@@ -12,7 +12,7 @@ check "the sysfs directory exists" test -d $PKG
 expect_refused() {
 	fwctl clear-log
 	check_eq "$1 is refused with $2" "$2" "$(writefile $PKG/core_offset_mv "$3")"
-	check_eq "$1 sends no mailbox command" "" "$(fwctl log)"
+	check_eq "$1 sends no mailbox command" "" "$(fw_log)"
 }
 
 expect_refused "a lone newline" EINVAL "
@@ -34,7 +34,7 @@ expect_refused "a word" EINVAL "minus ten"
 fwctl clear-log
 check_eq "-5, a NUL byte and junk is refused with EINVAL" EINVAL \
 	"$(writefile -x $PKG/core_offset_mv 2d3500616263)"
-check_eq "-5, a NUL byte and junk sends no mailbox command" "" "$(fwctl log)"
+check_eq "-5, a NUL byte and junk sends no mailbox command" "" "$(fw_log)"
 expect_refused "overflow 99999999999" ERANGE "99999999999"
 expect_refused "overflow -99999999999" ERANGE "-99999999999"
 expect_refused "overflow 2147483648" ERANGE "2147483648"
@@ -53,18 +53,18 @@ done
 check_eq "the garbage is 4 KiB" 4096 "$(wc -c < /tmp/garbage | tr -d ' ')"
 fwctl clear-log
 check_eq "4 KiB of garbage is refused with EINVAL" EINVAL "$(writefile -f $PKG/core_offset_mv /tmp/garbage)"
-check_eq "4 KiB of garbage sends no mailbox command" "" "$(fwctl log)"
+check_eq "4 KiB of garbage sends no mailbox command" "" "$(fw_log)"
 # 4 KiB of digits overflows.
 tr -c '0' '7' < /tmp/garbage > /tmp/digits
 fwctl clear-log
 res=$(writefile -f $PKG/core_offset_mv /tmp/digits)
 check_grep "4 KiB of digits is refused (ERANGE or EINVAL)" "^(ERANGE|EINVAL)$" "$res"
-check_eq "4 KiB of digits sends no mailbox command" "" "$(fwctl log)"
+check_eq "4 KiB of digits sends no mailbox command" "" "$(fw_log)"
 
 # A zero-length write reaches no store method at all.
 fwctl clear-log
 writefile $PKG/core_offset_mv "" >/dev/null
-check_eq "an empty write sends no mailbox command" "" "$(fwctl log)"
+check_eq "an empty write sends no mailbox command" "" "$(fw_log)"
 
 check_eq "the firmware's core word is still its boot word" 0x0004cd2c "$(fwctl word 0)"
 check_eq "refused writes do not taint" 0 $(( $(taint) & TAINT_CPU_OUT_OF_SPEC ))
@@ -73,7 +73,7 @@ check_eq "refused writes do not taint" 0 $(( $(taint) & TAINT_CPU_OUT_OF_SPEC ))
 fwctl clear-log
 check_eq "a valid write of 0 mV to gpu succeeds" OK "$(writefile $PKG/gpu_offset_mv 0)"
 check_eq "and its three commands reach the mailbox" \
-	"0x8000011000000000 0x8000011100048c16 0x8000011000000000" "$(echo $(fwctl log))"
+	"0x8000011000000000 0x8000011100048c16 0x8000011000000000" "$(echo $(fw_log))"
 
 # Read-only files.
 check "core_boot_offset_mv cannot be written" \

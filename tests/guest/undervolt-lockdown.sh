@@ -21,7 +21,7 @@ check_nogrep "a user's read logs no lockdown line" "Lockdown:" "$(dmesg_since "T
 fwctl clear-log
 check_eq "under lockdown a core write fails with EPERM" EPERM "$(writefile $PKG/core_offset_mv -50)"
 check_eq "under lockdown a gpu write fails with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv 0)"
-check_eq "under lockdown the writes send no mailbox command" "" "$(fwctl log)"
+check_eq "under lockdown the writes send no mailbox command" "" "$(fw_log)"
 check_eq "the firmware's core word is still the boot word" 0x0004cd2c "$(fwctl word 0)"
 check_eq "the firmware's gpu word keeps -20 mV" -20 "$(fw_offset_mv 1)"
 check_eq "under lockdown reads work (core)" 0 "$(cat $PKG/core_offset_mv)"

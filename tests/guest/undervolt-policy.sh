@@ -14,7 +14,7 @@ chmod 0666 $PKG/core_offset_mv
 fwctl clear-log
 check_eq "a user without CAP_SYS_RAWIO gets EPERM even with mode 0666" EPERM \
 	"$(as_nobody "writefile $PKG/core_offset_mv -50" 2>&1)"
-check_eq "and no mailbox command is sent" "" "$(fwctl log)"
+check_eq "and no mailbox command is sent" "" "$(fw_log)"
 check_eq "the user can read" 0 "$(as_nobody "cat $PKG/core_offset_mv" 2>&1)"
 chmod 0644 $PKG/core_offset_mv
 
@@ -23,10 +23,10 @@ chmod 0644 $PKG/core_offset_mv
 fwctl clear-log
 as_nobody "for i in 1 2 3 4 5; do cat $PKG/* > /dev/null; done"
 check_eq "a user reading every file of the package 5 times sends no mailbox command" \
-	"" "$(fwctl log)"
+	"" "$(fw_log)"
 for i in 1 2 3 4 5; do cat $PKG/* > /dev/null; done
 check_eq "root reading every file of the package 5 times sends no mailbox command" \
-	"" "$(fwctl log)"
+	"" "$(fw_log)"
 
 # SGX
 fwctl sgx on
@@ -37,7 +37,7 @@ check_eq "a user reads what that check found: sgx" sgx \
 fwctl clear-log
 kmsg_mark sgx
 check_eq "with SGX enabled a write fails with EPERM" EPERM "$(writefile $PKG/core_offset_mv -50)"
-check_eq "with SGX enabled a write sends no mailbox command" "" "$(fwctl log)"
+check_eq "with SGX enabled a write sends no mailbox command" "" "$(fw_log)"
 check_grep "the refusal is logged with the reason and what to do" \
 	"core offset write refused \(sgx\): SGX is enabled \(Plundervolt, CVE-2019-11157\); disable SGX" \
 	"$(dmesg_since sgx)"
@@ -67,7 +67,7 @@ fwctl lock off
 check_eq "the lock holds until the driver binds again" oc_lock "$(cat $PKG/write_block_reason)"
 fwctl clear-log
 check_eq "so writes fail with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv -50)"
-check_eq "and send no mailbox command" "" "$(fwctl log)"
+check_eq "and send no mailbox command" "" "$(fw_log)"
 check "intel_undervolt binds again (rmmod, modprobe)" sh -c 'rmmod intel_undervolt && modprobe intel_undervolt'
 check_eq "write_block_reason is none again" none "$(cat $PKG/write_block_reason)"
 check_eq "writes work again" OK "$(writefile $PKG/gpu_offset_mv 0)"
@@ -85,7 +85,7 @@ check_eq "after code 1 write_block_reason is oc_lock" oc_lock "$(cat $PKG/write_
 check_grep "code 1 is logged as the OC lock" "refused \(oc_lock\)" "$(dmesg_since code1)"
 fwctl clear-log
 check_eq "after code 1 writes fail with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv -50)"
-check_eq "after code 1 writes send no mailbox command" "" "$(fwctl log)"
+check_eq "after code 1 writes send no mailbox command" "" "$(fw_log)"
 check_eq "after code 1 reads work" 0 "$(cat $PKG/gpu_offset_mv)"
 check_eq "no offset was applied, no taint" 0 $(( $(taint) & TAINT_CPU_OUT_OF_SPEC ))
 

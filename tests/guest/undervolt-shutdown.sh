@@ -15,7 +15,7 @@ CACHE_UV=0x80000211f5c4cd28
 CORE_BOOT=0x800000110004cd2c
 CACHE_BOOT=0x800002110004cd28
 
-if ! fwctl log | grep -qx $CORE_UV; then
+if ! fw_log | grep -qx $CORE_UV; then
 	echo "# boot 1: set -80 mV, reboot"
 	echo -80 > $PKG/core_offset_mv || exit 1
 	reboot -f
@@ -23,7 +23,7 @@ if ! fwctl log | grep -qx $CORE_UV; then
 	exit 1
 fi
 echo "# boot 2"
-log=$(fwctl log)
+log=$(fw_log)
 after=$(echo "$log" | sed -n "/^$CORE_UV\$/,\$p" | tail -n +2)
 check_grep "boot 1 wrote -80 mV to core and cache" "^$CACHE_UV\$" "$log"
 check_grep "the reboot wrote the core boot word back after it" "^$CORE_BOOT\$" "$after"

@@ -45,12 +45,12 @@ check_eq "package 1 holds the boot words" "$BOOT_WORDS" "$(fw_words 1)"
 # bits 20:0 of the boot word kept.
 fwctl clear-log
 fwctl -p 1 clear-log
-check_eq "the log is cleared" "" "$(fwctl log)"
+check_eq "the log is cleared" "" "$(fw_log)"
 kmsg_mark core-100
 check_eq "writing -100 to core_offset_mv succeeds" OK "$(writefile $PKG/core_offset_mv -100)"
 check_eq "core -100 mV: read, write 0x80000011f344cd2c, read back; then the same on cache" \
 	"0x8000001000000000 0x80000011f344cd2c 0x8000001000000000 0x8000021000000000 0x80000211f344cd28 0x8000021000000000" \
-	"$(echo $(fwctl log))"
+	"$(echo $(fw_log))"
 check_eq "the firmware's core word holds -100 mV" 0xf344cd2c "$(fwctl word 0)"
 check_eq "core and cache are coupled: cache follows" 0xf344cd28 "$(fwctl word 2)"
 check_eq "core_offset_mv reads -100" -100 "$(cat $PKG/core_offset_mv)"
@@ -66,15 +66,15 @@ check_grep "the coupled cache change is logged" \
 
 # One mailbox per package: a write to package 0 leaves package 1 alone,
 # and the other way round.
-check_eq "no command reached package 1's mailbox" "" "$(fwctl -p 1 log)"
+check_eq "no command reached package 1's mailbox" "" "$(fw_log 1)"
 check_eq "package 1 still holds the boot words" "$BOOT_WORDS" "$(fw_words 1)"
 check_eq "package_01 core_offset_mv reads 0" 0 "$(cat $PKG1/core_offset_mv)"
 fwctl clear-log
 fwctl -p 1 clear-log
 kmsg_mark pkg1-60
 check_eq "writing -60 to package 1's core succeeds" OK "$(writefile $PKG1/core_offset_mv -60)"
-check_grep "the write reached package 1's mailbox" "^0x80000011f864cd2c$" "$(fwctl -p 1 log)"
-check_eq "no command reached package 0's mailbox" "" "$(fwctl log)"
+check_grep "the write reached package 1's mailbox" "^0x80000011f864cd2c$" "$(fw_log 1)"
+check_eq "no command reached package 0's mailbox" "" "$(fw_log)"
 check_eq "package 1's core word holds -60 mV" 0xf864cd2c "$(fwctl -p 1 word 0)"
 check_eq "package 1's cache follows its core" 0xf864cd28 "$(fwctl -p 1 word 2)"
 check_eq "package 1's gpu word is untouched" 0x00048c16 "$(fwctl -p 1 word 1)"
@@ -110,7 +110,7 @@ fwctl forget
 fwctl clear-log
 check_eq "a read shows the core value the firmware last reported" -40 "$(cat $PKG/core_offset_mv)"
 check_eq "a read shows the uncore value the firmware last reported" -5 "$(cat $PKG/uncore_offset_mv)"
-check_eq "the reads sent no mailbox command" "" "$(fwctl log)"
+check_eq "the reads sent no mailbox command" "" "$(fw_log)"
 check_eq "write -40 to core again" OK "$(writefile $PKG/core_offset_mv -40)"
 check_eq "the firmware's core word holds -40 mV again" -40 "$(fw_offset_mv 0)"
 
@@ -131,7 +131,7 @@ check_eq "written values read back exactly, from sysfs and from the firmware" ""
 fwctl clear-log
 check_eq "-251 is out of range" ERANGE "$(writefile $PKG/core_offset_mv -251)"
 check_eq "+1 is out of range" ERANGE "$(writefile $PKG/core_offset_mv 1)"
-check_eq "out-of-range writes send no mailbox command" "" "$(fwctl log)"
+check_eq "out-of-range writes send no mailbox command" "" "$(fw_log)"
 check_eq "max_undervolt_mv=300 is refused at run time (wider)" EPERM "$(writefile $PARAMS/max_undervolt_mv 300)"
 check_eq "allow_overvolt=1 is refused at run time" EPERM "$(writefile $PARAMS/allow_overvolt 1)"
 check_eq "the bounds did not move" "-250 0" "$(cat $UV/min_offset_mv) $(cat $UV/max_offset_mv)"
@@ -160,7 +160,7 @@ fwctl clear-log
 for mv in 501 999 1000 -501 -1000; do
 	check_eq "$mv is out of range" ERANGE "$(writefile $PKG/gpu_offset_mv $mv)"
 done
-check_eq "none of them sent a mailbox command" "" "$(fwctl log)"
+check_eq "none of them sent a mailbox command" "" "$(fw_log)"
 check_eq "the gpu word keeps +500 mV" 0x40048c16 "$(fwctl word 1)"
 check_eq "-500 is accepted" OK "$(writefile $PKG/gpu_offset_mv -500)"
 check_eq "gpu_offset_mv reads -500" -500 "$(cat $PKG/gpu_offset_mv)"

@@ -85,7 +85,7 @@ check "unload during a trial" rmmod intel_undervolt
 check_eq "gpu back to its boot word" 0x00048c16 "$(fwctl word 1)"
 fwctl clear-log
 sleep 2
-check_eq "no command reaches the mailbox after the unload (trial_seconds is 1)" "" "$(fwctl log)"
+check_eq "no command reaches the mailbox after the unload (trial_seconds is 1)" "" "$(fw_log)"
 
 check_no_splat
 finish

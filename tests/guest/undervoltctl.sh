@@ -114,7 +114,7 @@ check_eq "... and the driver holds every previous value" "$before" "$(planes)"
 check_eq "... and so does the firmware" "$words_before" "$(fw_words)"
 # A write to domain 2 is logged as 0x80000211 and its data word: cache
 # (coupled to core) was written and then put back.
-wrote=$(fwctl log | grep -c '^0x80000211')
+wrote=$(fw_log | grep -c '^0x80000211')
 check "... the cache plane was written and put back ($wrote writes)" test "$wrote" -ge 2
 fwctl drop on
 run undervoltctl set gpu=-15 uncore=-15
