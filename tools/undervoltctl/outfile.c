@@ -25,8 +25,9 @@
  *    to it (openat, linkat, renameat), and it is refused when someone
  *    other than root or the caller could swap what is in it: owned by
  *    another user, or writable by group or others without the sticky bit.
- *    A long "tune -o ~user/x.conf" run as root is refused up front rather
- *    than writing, hours later, wherever a link then points.
+ *    "tune -o ~user/x.conf" run as root is refused rather than writing,
+ *    hours into the search, wherever the user made a link point by then
+ *    (tune learns it when it writes its result).
  *  - The data is written to an O_TMPFILE, which has no name until it is
  *    complete, then linked as ".FILE.uvtmp-XXXXXX" and renamed; where the
  *    filesystem has no O_TMPFILE the named file is written instead. A crash

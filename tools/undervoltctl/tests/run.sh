@@ -1070,4 +1070,21 @@ expect "#36.1 import -o next to a crash's temporary files" 0 "^wrote "
 check_eq "#36.1 ... removes the stale one of its pattern, keeps a young one and other files" \
 	".undervolt.conf.uvtmp-bbbbbb undervolt.conf undervolt.conf.orig" "$(ls -A "$o1/crash" | tr '\n' ' ' | sed 's/ $//')"
 
+# 11. set lasts until reboot, and says where values are kept across one.
+make_tree
+uvc set core=-10 cache=-10
+expect "#36.11 set says its offsets last until reboot and where to keep them" 0 \
+	'^until reboot: to apply these offsets at every boot, put them in /etc/undervolt.conf'
+uvc set --trial 30 core=-20 cache=-20
+if grep -q 'until reboot' "$tmp/out"; then
+	fail "#36.11 ... but not after a trial change"
+else
+	pass "#36.11 ... but not after a trial change"
+fi
+if grep -qi permanent "$here/../undervoltctl.8" "$here/../undervolt.conf.5"; then
+	fail "#36.11 the man pages say 'until reboot', not 'permanent'"
+else
+	pass "#36.11 the man pages say 'until reboot', not 'permanent'"
+fi
+
 exit $failed
