@@ -58,7 +58,7 @@ check-dkms: setup
 dkms-source:
 	scripts/dkms-source
 
-# The Debian packages undervoltctl and intel-undervolt-dkms (debian/), in
+# The Debian packages undervoltctl and undervolt-dkms (debian/), in
 # build/deb, checked with lintian.
 deb: setup
 	scripts/build-deb

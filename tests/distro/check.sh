@@ -79,7 +79,7 @@ if [ -z "${LU_DISTRO_IMAGE:-}" ]; then
 fi
 image=${LU_DISTRO_IMAGE:-$("$LU_ROOT/scripts/distro-image")}
 if [ -n "${LU_DEBS:-}" ]; then
-	debs=("$LU_DEBS"/undervoltctl_*.deb "$LU_DEBS"/intel-undervolt-dkms_*.deb)
+	debs=("$LU_DEBS"/undervoltctl_*.deb "$LU_DEBS"/undervolt-dkms_*.deb)
 else
 	step "building the two packages (scripts/build-deb)"
 	mapfile -t debs < <("$LU_ROOT/scripts/build-deb" "$work/deb")

@@ -107,7 +107,7 @@ case $boot in
 1)
 	check "no intel_undervolt before the packages" test ! -e /sys/module/intel_undervolt
 	cp "$T"/debs/*.deb /root/
-	user 'apt install ./undervoltctl_*.deb ./intel-undervolt-dkms_*.deb'
+	user 'apt install ./undervoltctl_*.deb ./undervolt-dkms_*.deb'
 	rm -f /root/*.deb
 	check "DKMS built and installed the module for $kver" \
 		test -n "$(find /lib/modules/$kver/updates -name 'intel_undervolt.ko*')"
@@ -195,7 +195,7 @@ case $boot in
 	check "DKMS built and installed the module for $kernel2" \
 		test -n "$(find /lib/modules/$kernel2/updates -name 'intel_undervolt.ko*')"
 	check_grep "dkms status lists both kernels" \
-		"intel-undervolt/[^ ]*, $kernel2, x86_64: installed" "$(dkms status)"
+		"undervolt/[^ ]*, $kernel2, x86_64: installed" "$(dkms status)"
 	done_boot poweroff
 	;;
 3)
@@ -216,22 +216,23 @@ case $boot in
 		"$(systemctl show -P ActiveState undervoltctl.service)"
 	check_eq "no write reached the model" "0 0" "$(fw_core_cache)"
 
-	user 'apt remove undervoltctl intel-undervolt-dkms'
+	user 'apt remove undervoltctl undervolt-dkms'
 	check "remove: the driver is unloaded" test ! -e /sys/module/intel_undervolt
 	check_eq "remove: no module in any kernel's tree" "" \
 		"$(find /lib/modules -name 'intel_undervolt*')"
 	check_eq "remove: nothing in DKMS's tree or /usr/src" "" \
-		"$(ls -d /var/lib/dkms/intel-undervolt /usr/src/intel-undervolt-* 2>/dev/null)"
+		"$(ls -d /var/lib/dkms/undervolt /usr/src/undervolt-* 2>/dev/null)"
 	check_eq "remove: no unit" "" "$(systemctl list-unit-files --no-legend 'undervoltctl*')"
 	# Until the purge, dpkg and deb-systemd-helper keep the configuration:
-	# the conffile, the link of systemctl enable and their own records.
+	# /etc/undervolt.conf (the user's, no conffile), the link of systemctl
+	# enable and their own records.
 	check_eq "remove: what is left is configuration" "" \
 		"$(leftovers | grep -v -e '^/etc/' -e '^/var/lib/systemd/deb-systemd-helper-' -e '^/var/lib/dpkg/info/undervoltctl\.')"
-	check "remove: the conffile stays" test -f /etc/undervolt.conf
-	user 'apt purge undervoltctl intel-undervolt-dkms'
+	check "remove: /etc/undervolt.conf stays" test -f /etc/undervolt.conf
+	user 'apt purge undervoltctl undervolt-dkms'
 	check_eq "purge: no file, unit or link left" "" "$(leftovers)"
 	check_eq "purge: dpkg knows neither package" "" \
-		"$(dpkg-query -W -f='${db:Status-Abbrev}${Package}\n' undervoltctl intel-undervolt-dkms 2>/dev/null | grep -v '^un')"
+		"$(dpkg-query -W -f='${db:Status-Abbrev}${Package}\n' undervoltctl undervolt-dkms 2>/dev/null | grep -v '^un')"
 	done_boot poweroff
 	;;
 *)

@@ -163,23 +163,23 @@ dkms_build() {
 	dkms+=(--dkmstree "$tree/var" --sourcetree "$tree/src" --installtree "$tree/lib")
 	if [ -n "${DKMS_SOURCE_DIR:-}" ]; then
 		version=$(sed -n 's/^PACKAGE_VERSION="\?\([^"]*\)"\?$/\1/p' "$DKMS_SOURCE_DIR/dkms.conf")
-		cp -a "$DKMS_SOURCE_DIR" "$tree/src/intel-undervolt-$version"
+		cp -a "$DKMS_SOURCE_DIR" "$tree/src/undervolt-$version"
 	else
 		version=0.1
-		"$LU_ROOT/scripts/dkms-source" "$tree/src/intel-undervolt-$version" > "$log" 2>&1
+		"$LU_ROOT/scripts/dkms-source" "$tree/src/undervolt-$version" > "$log" 2>&1
 	fi
-	if [ -f "$tree/src/intel-undervolt-$version/dkms.conf" ] &&
-		"${dkms[@]}" add -m intel-undervolt -v "$version" >> "$log" 2>&1 &&
-		"${dkms[@]}" build -j 1 -m intel-undervolt -v "$version" -k "$kver" \
+	if [ -f "$tree/src/undervolt-$version/dkms.conf" ] &&
+		"${dkms[@]}" add -m undervolt -v "$version" >> "$log" 2>&1 &&
+		"${dkms[@]}" build -j 1 -m undervolt -v "$version" -k "$kver" \
 			--kernelsourcedir "$root/usr/src/linux-headers-$kver" >> "$log" 2>&1; then
 		pass "[$flavour] dkms add and build with dkms.conf"
 	else
 		fail "[$flavour] dkms add and build with dkms.conf"
 		show_log "$log"
-		tail -n 20 "$tree/var/intel-undervolt/$version/build/make.log" 2>/dev/null | sed 's/^/# /'
+		tail -n 20 "$tree/var/undervolt/$version/build/make.log" 2>/dev/null | sed 's/^/# /'
 		return
 	fi
-	built=$(cd "$tree/var/intel-undervolt/$version/$kver" 2>/dev/null && find . -name '*.ko*' -printf '%f\n' | sort | tr '\n' ' ')
+	built=$(cd "$tree/var/undervolt/$version/$kver" 2>/dev/null && find . -name '*.ko*' -printf '%f\n' | sort | tr '\n' ' ')
 	check_eq_host "[$flavour] dkms built intel_undervolt.ko and no other module" \
 		"intel_undervolt.ko " "$built"
 }
@@ -239,7 +239,7 @@ test_kernel() {
 		mkdir -p "${build%/*}"
 		cp -a "$DKMS_SOURCE_DIR" "$build"
 	else
-		if ! build=$("$LU_ROOT/scripts/dkms-source" "$LU_CACHE/dkms/$kver/intel-undervolt-0.1" 2>"$log"); then
+		if ! build=$("$LU_ROOT/scripts/dkms-source" "$LU_CACHE/dkms/$kver/undervolt-0.1" 2>"$log"); then
 			fail "[$flavour] the DKMS source tree assembles from the series and dkms/"
 			show_log "$log"
 			return

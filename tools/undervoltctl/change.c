@@ -289,7 +289,7 @@ static int trial_begin(const struct uv_sysfs *s, const struct uv_opts *o,
 	if (!r)
 		r = sysfs_read_long(path, &t->saved);
 	if (r == -ENOENT && t->want == 0)
-		return 0;	/* no trial mode: every write is permanent */
+		return 0;	/* no trial mode: every write stays until reboot */
 	if (r == -ENOENT) {
 		uv_warn("%s: trial mode is not supported by this driver; "
 			"update it or leave out --trial; nothing was changed",
@@ -631,6 +631,12 @@ int cmd_set(const struct uv_sysfs *s, const struct uv_opts *o)
 						 mv[plane], 0);
 	if (!code)
 		code = plan_execute(s, o, p);
+	/* The driver keeps offsets until reboot; the file is what lasts. */
+	if (!code && !o->dry_run && !(o->has_trial && o->trial_seconds) &&
+	    plan_changes(p))
+		printf("until reboot: to apply these offsets at every boot, put "
+		       "them in " UV_DEFAULT_CONFIG " (undervolt.conf(5)) and "
+		       "run 'systemctl enable undervoltctl.service'\n");
 	free(p);
 	return code;
 }
@@ -824,7 +830,7 @@ int cmd_confirm(const struct uv_sysfs *s, const struct uv_opts *o)
 		r = sysfs_write_long(path, 1);
 	if (r == -ENOENT) {
 		uv_warn("%s: trial mode is not supported by this driver; "
-			"offsets it sets are already permanent", path);
+			"offsets it sets already stay until reboot", path);
 		return UV_EXIT_FAIL;
 	}
 	if (r) {

@@ -10,7 +10,8 @@
  *	core = -60		every package, on battery, in place of -80
  *
  * One construct per line, blanks around tokens allowed, a comment may follow
- * on the same line. Anything else is an error naming the line and what was
+ * on the same line. Lines may end in CRLF, and a UTF-8 byte order mark may
+ * start the file, as Windows editors save them; import takes the same. Anything else is an error naming the line and what was
  * expected; the caller applies nothing from a file with an error.
  */
 #include <stdarg.h>
@@ -278,13 +279,17 @@ static int parse_line(struct cursor *c, unsigned int line, struct config *cfg,
 {
 	const char *p;
 
+	/* A file saved on Windows: the \r belongs to the line end. */
+	if (c->end > c->p && c->end[-1] == '\r')
+		c->end--;
 	for (p = c->p; p < c->end; p++) {
 		if (*p == '\0')
 			return fail(err, line, "NUL byte found; this is not a "
 				    "text file");
 		if (*p == '\r')
-			return fail(err, line, "carriage return found; save the "
-				    "file with Unix line endings");
+			return fail(err, line, "carriage return inside a line; "
+				    "lines end with a newline (or a carriage "
+				    "return and a newline)");
 	}
 	if (at_end(c))
 		return 0;
@@ -331,6 +336,9 @@ int config_parse(const char *buf, size_t len, struct config *cfg,
 	if (len > CONFIG_MAX_SIZE)
 		return fail(err, 0, "larger than %d bytes; is it the right "
 			    "file?", CONFIG_MAX_SIZE);
+	/* Windows editors start a UTF-8 file with a byte order mark. */
+	if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		p += 3;
 	while (p < end) {
 		struct cursor c;
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cpuinfo.c: fields of /proc/cpuinfo, for report and tune.
+ * cpuinfo.c: fields of /proc/cpuinfo, for report, import and tune.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "undervoltctl.h"
@@ -31,4 +32,37 @@ const char *uv_cpuinfo_value(const char *info, const char *key, char *buf,
 			p++;
 	}
 	return NULL;
+}
+
+/*
+ * Intel family 6 models: Skylake to Comet Lake, where the CPU applies the
+ * higher of the core and cache offsets to both (tune.c has the same list
+ * for its search), and Haswell and Broadwell, where the two are apart.
+ */
+int uv_cpu_couples_core_and_cache(const char *info)
+{
+	static const unsigned long coupled[] = {
+		0x4e, 0x5e, 0x8e, 0x9e, 0xa5, 0xa6,
+	};
+	static const unsigned long apart[] = {
+		0x3c, 0x3f, 0x45, 0x46, 0x3d, 0x47, 0x4f, 0x56,
+	};
+	char vendor[32], family[16], model[16];
+	unsigned long m;
+	size_t i;
+
+	if (!info || !uv_cpuinfo_value(info, "vendor_id", vendor, sizeof(vendor)) ||
+	    strcmp(vendor, "GenuineIntel") != 0 ||
+	    !uv_cpuinfo_value(info, "cpu family", family, sizeof(family)) ||
+	    strcmp(family, "6") != 0 ||
+	    !uv_cpuinfo_value(info, "model", model, sizeof(model)))
+		return -1;
+	m = strtoul(model, NULL, 10);
+	for (i = 0; i < sizeof(coupled) / sizeof(coupled[0]); i++)
+		if (m == coupled[i])
+			return 1;
+	for (i = 0; i < sizeof(apart) / sizeof(apart[0]); i++)
+		if (m == apart[i])
+			return 0;
+	return -1;
 }

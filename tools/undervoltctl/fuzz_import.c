@@ -39,9 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!buf || !out || !diag)
 		abort();
 	memcpy(buf, data, size);
-	/* Every --profile, 0 (the file's own) included, by the input's size. */
+	/* Every --profile and every answer on coupling, by the input's size. */
 	n = import_convert(buf, size, "fuzz.conf", (unsigned int)(size % 5),
-			   out, diag, &res);
+			   (int)(size / 5 % 3) - 1, out, diag, &res);
 	fclose(out);
 	if (n < 0 || res.planes > PLANE_COUNT ||
 	    (res.planes == 0) != (len == 0) ||

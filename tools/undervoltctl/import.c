@@ -42,6 +42,12 @@ static const enum plane index_plane[] = {
 	PLANE_ANALOGIO,		/* 4 Analog I/O */
 };
 
+/* Where power limits are set; intel-rapl-mmio exists on some laptops too. */
+#define POWERCAP "powercap: /sys/class/powercap/intel-rapl:0/" \
+	"constraint_0_power_limit_uw (long term) and " \
+	"constraint_1_power_limit_uw (short term), and intel-rapl-mmio:0 where " \
+	"it exists (the firmware programs both, and the lower one wins)"
+
 static const struct {
 	const char *word;
 	const char *advice;
@@ -49,22 +55,38 @@ static const struct {
 	{ "enable", "no resume trigger is needed: the kernel restores the "
 	  "offsets after resume; 'systemctl enable undervoltctl.service' "
 	  "applies /etc/undervolt.conf at boot" },
-	{ "power", "power limits are not offsets: set them through powercap, "
-	  "/sys/class/powercap/intel-rapl:0/constraint_0_power_limit_uw "
-	  "(long term) and constraint_1_power_limit_uw (short term)" },
-	{ "tdp", "power limits are not offsets: set them through powercap, "
-	  "/sys/class/powercap/intel-rapl:0/constraint_0_power_limit_uw "
-	  "(long term) and constraint_1_power_limit_uw (short term)" },
+	{ "power", "power limits are not offsets: set them through " POWERCAP },
+	{ "tdp", "power limits are not offsets: set them through " POWERCAP },
 	{ "tjoffset", "the temperature target offset is set through the "
 	  "intel_tcc_cooling driver: write cur_state of the "
 	  "/sys/class/thermal/cooling_deviceN whose type is 'TCC Offset'" },
 	{ "hwphint", "energy/performance hints are set through cpufreq: "
 	  "/sys/devices/system/cpu/cpufreq/policyN/"
 	  "energy_performance_preference (or power-profiles-daemon)" },
-	{ "interval", "no daemon is needed: the kernel keeps the offsets and "
-	  "restores them after resume" },
-	{ "daemon", "no daemon is needed: the kernel keeps the offsets and "
-	  "restores them after resume" },
+	{ "interval", "the period of intel-undervolt's daemon, which "
+	  "re-applied what its 'daemon' lines name; see those" },
+};
+
+/*
+ * "daemon ACTION": intel-undervolt re-applied ACTION every interval. For
+ * offsets the kernel does that (it keeps them, restores them after
+ * resume); power limits and the TCC offset are reset by the embedded
+ * controller of many laptops, and nothing here re-applies them.
+ */
+static const struct {
+	const char *action;
+	const char *advice;
+} daemon_actions[] = {
+	{ "undervolt", "no daemon is needed for offsets: the kernel keeps them "
+	  "and restores them after resume" },
+	{ "power", "lost: nothing here re-applies the power limits that the "
+	  "embedded controller resets (on a charger change, after resume); "
+	  "set them through " POWERCAP ", and re-apply them yourself (a udev "
+	  "rule or a timer) if the firmware keeps resetting them" },
+	{ "tjoffset", "lost: nothing here re-applies the temperature target "
+	  "offset that the embedded controller resets; write cur_state of "
+	  "the 'TCC Offset' cooling device (intel_tcc_cooling) again when it "
+	  "does" },
 };
 
 /* Split one line; -1 on an unterminated quote or an oversized line. */
@@ -199,8 +221,25 @@ static int convert_undervolt(const struct tokens *t, unsigned int line,
 static bool report_other(const struct tokens *t, unsigned int line,
 			 const char *text, struct diag *d)
 {
-	size_t i;
+	size_t i, n;
 
+	if (strcmp(t->tok[0], "daemon") == 0) {
+		/* "undervolt:once", "power", "tjoffset" */
+		for (i = 0; t->n == 2 &&
+		     i < sizeof(daemon_actions) / sizeof(daemon_actions[0]); i++) {
+			n = strlen(daemon_actions[i].action);
+			if (strncmp(t->tok[1], daemon_actions[i].action, n) == 0 &&
+			    (t->tok[1][n] == '\0' || t->tok[1][n] == ':')) {
+				import_note(d, line, "'%s' not carried over; %s",
+					    text, daemon_actions[i].advice);
+				return true;
+			}
+		}
+		import_note(d, line, "'%s': intel-undervolt's daemon re-applied "
+			    "something this tool does not know; not carried "
+			    "over", text);
+		return false;
+	}
 	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
 		if (strcmp(t->tok[0], other[i].word) == 0) {
 			import_note(d, line, "'%s' not carried over; %s", text,
@@ -274,34 +313,67 @@ static void write_config(const struct imported *im, const char *file,
 }
 
 /*
- * On Skylake and later core and cache are one plane: warn, for the values
- * at the top and on each power source, when the file gives two.
+ * On Skylake to Comet Lake core and cache are one plane, and 'undervoltctl
+ * apply' refuses a pair that differs (the CPU would apply the higher
+ * offset to both). Where this machine is such a CPU (COUPLED 1), a pair
+ * that differs, at the top or on a power source, fails the import and is
+ * written, with --partial, as the higher value for both; where it is not
+ * known (-1: another CPU, or no /proc/cpuinfo), a warning says the same;
+ * on Haswell and Broadwell (0) two values are fine.
  */
-static void check_core_cache(const struct imported *im, const char *name,
-			     FILE *diag)
+static void check_core_cache(struct imported *im, const char *name,
+			     int coupled, FILE *diag, struct import_result *res)
 {
-	long core, cache;
+	long core, cache, high;
 	int view;
 
-	for (view = -1; view < SOURCE_COUNT; view++) {
+	for (view = -1; view < SOURCE_COUNT && coupled != 0; view++) {
 		bool sc = view >= 0 && im->src_set[view][PLANE_CORE];
 		bool sk = view >= 0 && im->src_set[view][PLANE_CACHE];
+		long *pcore, *pcache;
 
 		if ((!im->set[PLANE_CORE] && !sc) ||
 		    (!im->set[PLANE_CACHE] && !sk) || (view >= 0 && !sc && !sk))
 			continue;
-		core = sc ? im->src_mv[view][PLANE_CORE] : im->mv[PLANE_CORE];
-		cache = sk ? im->src_mv[view][PLANE_CACHE] :
-			     im->mv[PLANE_CACHE];
+		pcore = sc ? &im->src_mv[view][PLANE_CORE] : &im->mv[PLANE_CORE];
+		pcache = sk ? &im->src_mv[view][PLANE_CACHE] :
+			      &im->mv[PLANE_CACHE];
+		core = *pcore;
+		cache = *pcache;
 		if (core == cache)
 			continue;
+		high = core > cache ? core : cache;
+		if (coupled < 0) {
+			fprintf(diag, "undervoltctl: %s: core and cache differ%s%s "
+				"(%ld and %ld mV); on Skylake and later they are "
+				"one plane, the CPU uses the higher offset (%ld mV) "
+				"and 'undervoltctl apply' refuses the pair: give "
+				"both the value you mean\n", name,
+				view >= 0 ? " on " : "",
+				view >= 0 ? source_name(view) : "", core, cache,
+				high);
+			continue;
+		}
 		fprintf(diag, "undervoltctl: %s: core and cache differ%s%s (%ld "
-			"and %ld mV); on Skylake and later they are one plane, "
-			"the CPU uses the higher offset (%ld mV) and "
-			"'undervoltctl apply' refuses the pair: give both the "
-			"value you mean\n", name, view >= 0 ? " on " : "",
-			view >= 0 ? source_name(view) : "", core, cache,
-			core > cache ? core : cache);
+			"and %ld mV), and this CPU has them as one plane "
+			"(Skylake to Comet Lake): 'undervoltctl apply' would "
+			"refuse the pair; give both the value you mean in the "
+			"file, e.g. %ld mV, the one the CPU uses (with "
+			"--partial both are written as %ld mV)\n", name,
+			view >= 0 ? " on " : "",
+			view >= 0 ? source_name(view) : "", core, cache, high,
+			high);
+		res->failed++;
+		if (view < 0) {
+			*pcore = high;
+			*pcache = high;
+			continue;
+		}
+		/* In the section, even where one came from the top. */
+		im->src_set[view][PLANE_CORE] = true;
+		im->src_set[view][PLANE_CACHE] = true;
+		im->src_mv[view][PLANE_CORE] = high;
+		im->src_mv[view][PLANE_CACHE] = high;
 	}
 }
 
@@ -406,7 +478,7 @@ static enum format detect_format(const char *buf, size_t len)
 }
 
 int import_convert(const char *buf, size_t len, const char *file,
-		   unsigned int profile, FILE *out, FILE *diag,
+		   unsigned int profile, int coupled, FILE *out, FILE *diag,
 		   struct import_result *res)
 {
 	struct diag d = { .f = diag };
@@ -421,6 +493,11 @@ int import_convert(const char *buf, size_t len, const char *file,
 	memset(&im, 0, sizeof(im));
 	import_printable(file, strlen(file), name, sizeof(name));
 	d.file = name;
+	/* A UTF-8 byte order mark (Notepad's): no part of the first line. */
+	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+		buf += 3;
+		len -= 3;
+	}
 	bad = binary_byte(buf, len);
 	if (bad) {
 		for (p = buf; p < bad; p++)
@@ -463,7 +540,7 @@ int import_convert(const char *buf, size_t len, const char *file,
 			       im.src_set[SOURCE_BATTERY][pl];
 	if (res->planes == 0)
 		return 0;
-	check_core_cache(&im, name, diag);
+	check_core_cache(&im, name, coupled, diag, res);
 	write_config(&im, name, res->format, out);
 	return 0;
 }
@@ -472,7 +549,7 @@ int import_convert(const char *buf, size_t len, const char *file,
 static int write_output(const char *file, const char *text, size_t len,
 			int planes)
 {
-	int r;
+	char why[PATH_MAX + 256];
 
 	if (!file || strcmp(file, "-") == 0) {
 		if (fwrite(text, 1, len, stdout) != len || fflush(stdout)) {
@@ -482,11 +559,8 @@ static int write_output(const char *file, const char *text, size_t len,
 		}
 		return UV_EXIT_OK;
 	}
-	r = uv_write_atomic(file, text, len);
-	if (r) {
-		uv_warn("%s: cannot write: %s; the file is as it was%s", file,
-			strerror(-r), r == -EACCES || r == -EPERM ?
-			"; run as root" : "");
+	if (uv_replace_file(file, text, len, why, sizeof(why))) {
+		uv_warn("%s: %s", file, why);
 		return UV_EXIT_FAIL;
 	}
 	printf("wrote %s: %d plane%s; review it, then run 'undervoltctl apply "
@@ -494,7 +568,22 @@ static int write_output(const char *file, const char *text, size_t len,
 	return UV_EXIT_OK;
 }
 
-int cmd_import(const struct uv_opts *o)
+/* What /proc/cpuinfo says of core and cache; -1 when it cannot be read. */
+static int this_cpu_couples(const struct uv_sysfs *s)
+{
+	char path[PATH_MAX], *info;
+	size_t len;
+	int r;
+
+	if (uv_path(path, sizeof(path), "%s/cpuinfo", s->proc) ||
+	    uv_slurp(path, 1 << 22, &info, &len))
+		return -1;
+	r = uv_cpu_couples_core_and_cache(info);
+	free(info);
+	return r;
+}
+
+int cmd_import(const struct uv_sysfs *s, const struct uv_opts *o)
 {
 	const char *path = o->argc ? o->argv[0] : UV_DEFAULT_IMPORT;
 	const char *file = uv_input_name(path);
@@ -520,8 +609,8 @@ int cmd_import(const struct uv_opts *o)
 	}
 	/* Held in memory: nothing reaches the output unless all is well. */
 	out = open_memstream(&text, &tlen);
-	r = out ? import_convert(buf, len, file, o->profile, out, stderr,
-					 &res) : -1;
+	r = out ? import_convert(buf, len, file, o->profile,
+				 this_cpu_couples(s), out, stderr, &res) : -1;
 	if (out && fclose(out))
 		r = -1;
 	free(buf);

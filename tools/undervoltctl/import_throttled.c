@@ -32,9 +32,9 @@ static const char *const profile_section[PROFILE_COUNT] = {
 #define POWER_ADVICE "power limits, temperature target and HWP hints are " \
 	"not offsets: set power limits through powercap " \
 	"(/sys/class/powercap/intel-rapl:0/constraint_0_power_limit_uw and " \
-	"constraint_1_power_limit_uw), the temperature target through the " \
-	"intel_tcc_cooling cooling device, hints through cpufreq's " \
-	"energy_performance_preference"
+	"constraint_1_power_limit_uw, and intel-rapl-mmio:0 where it exists), " \
+	"the temperature target through the intel_tcc_cooling cooling device, " \
+	"hints through cpufreq's energy_performance_preference"
 #define ICCMAX_ADVICE "current limits (IccMax) have no kernel interface; " \
 	"they stay as the firmware set them"
 
@@ -42,8 +42,13 @@ static const struct {
 	const char *name;
 	const char *advice;
 } other_sections[] = {
-	{ "GENERAL", "throttled's own settings; no daemon is needed: the "
-	  "kernel keeps the offsets and restores them after resume" },
+	{ "GENERAL", "throttled's own settings: its daemon re-applied, every "
+	  "Update_Rate_s, the power limits and the temperature target offset "
+	  "that the embedded controller resets; nothing here does, so that is "
+	  "lost (set them through powercap, intel-rapl and intel-rapl-mmio, "
+	  "and intel_tcc_cooling, and re-apply them yourself if the firmware "
+	  "resets them); the offsets alone need no daemon: the kernel keeps "
+	  "them and restores them after resume" },
 	{ "AC", POWER_ADVICE },
 	{ "BATTERY", POWER_ADVICE },
 	{ "ICCMAX", ICCMAX_ADVICE },

@@ -10,8 +10,9 @@
  * ThrottleStop sends through MSR 0x150, the offset in bits 31:21 as an
  * 11-bit two's complement number of 1/1024 V, bits 20:0 zero. Planes are
  * numbered as the driver numbers them (0 core, 1 gpu, 2 cache, 3 uncore,
- * 4 analogio). "UnlockVoltagePQ=1" is the "Unlock Adjustable Voltage" box:
- * without it ThrottleStop sends no offset for that plane at all.
+ * 4 analogio); ThrottleStop's plane 5, "Digital I/O", has no driver file.
+ * "UnlockVoltagePQ=1" is the "Unlock Adjustable Voltage" box: without it
+ * ThrottleStop sends no offset for that plane at all.
  *
  * One profile is converted: the one in use, or the one --profile names.
  * Everything else in the file (clock modulation, power limits, turbo
@@ -26,7 +27,9 @@
 #include "import.h"
 
 #define TS_PROFILES 4
-#define TS_PLANES 10		/* one decimal digit: planes 5-9 unknown */
+#define TS_PLANES 10		/* one decimal digit: planes 6-9 unknown */
+/* Plane 5 of ThrottleStop's FIVR window, which the driver has no file for. */
+#define TS_PLANE_DIGITAL_IO 5
 
 /* What the file says of each plane and profile, and on which line. */
 struct ts_file {
@@ -182,10 +185,33 @@ static int ts_plane(const struct ts_file *ts, unsigned int pl,
 
 	if (!line)
 		return 0;
+	/*
+	 * Unticked "Unlock Adjustable Voltage": nothing was sent, whatever the
+	 * word or the plane. Checked first: real files carry plane 5's words
+	 * (FIVRVoltage50-53) with UnlockVoltage5x=0.
+	 */
+	if (ts->unlock[pl][pr] == 0) {
+		if (w) {
+			import_note(d, line, "FIVRVoltage%u%u is left out: "
+				    "UnlockVoltage%u%u=0, so ThrottleStop does "
+				    "not apply it", pl, pr, pl, pr);
+			res->advised++;
+		}
+		return 0;
+	}
+	if (pl == TS_PLANE_DIGITAL_IO) {
+		if (w)
+			import_note(d, line, "FIVRVoltage%u%u: plane 5 is "
+				    "ThrottleStop's digital I/O, which the "
+				    "driver does not offer; not carried over "
+				    "(untick its Unlock Adjustable Voltage, or "
+				    "give --partial)", pl, pr);
+		return w ? -1 : 0;
+	}
 	if (pl >= PLANE_COUNT) {
 		if (w)
 			import_note(d, line, "FIVRVoltage%u%u: plane %u is none "
-				    "of ThrottleStop's planes 0 to 4; not "
+				    "of ThrottleStop's planes 0 to 5; not "
 				    "carried over", pl, pr, pl);
 		return w ? -1 : 0;
 	}
@@ -194,16 +220,6 @@ static int ts_plane(const struct ts_file *ts, unsigned int pl,
 			    "set, so it is no offset ThrottleStop writes; not "
 			    "carried over", pl, pr, w);
 		return -1;
-	}
-	if (ts->unlock[pl][pr] == 0) {
-		/* Unticked "Unlock Adjustable Voltage": nothing was sent. */
-		if (w) {
-			import_note(d, line, "FIVRVoltage%u%u is left out: "
-				    "UnlockVoltage%u%u=0, so ThrottleStop does "
-				    "not apply it", pl, pr, pl, pr);
-			res->advised++;
-		}
-		return 0;
 	}
 	units = (long)(w >> 21);
 	if (units >= 1024)
@@ -275,7 +291,8 @@ int import_throttlestop(const char *buf, size_t len, unsigned int profile,
 		import_note(d, 1, "%u other setting%s (clock modulation, power "
 			    "limits, turbo ratios, ...) %s no offset%s and "
 			    "%s not carried over; set power limits through "
-			    "powercap (/sys/class/powercap/intel-rapl:0)",
+			    "powercap (/sys/class/powercap/intel-rapl:0, and "
+			    "intel-rapl-mmio:0 where it exists)",
 			    ts->others, ts->others == 1 ? "" : "s",
 			    ts->others == 1 ? "is" : "are",
 			    ts->others == 1 ? "" : "s",

@@ -38,11 +38,32 @@ struct verb {
 	int (*run)(const struct uv_sysfs *s, const struct uv_opts *o);
 };
 
-static int run_import(const struct uv_sysfs *s, const struct uv_opts *o)
-{
-	(void)s;
-	return cmd_import(o);
-}
+/*
+ * The synopsis of each verb, as usage() prints it: all of them for
+ * "undervoltctl --help", one for "undervoltctl VERB --help".
+ */
+static const struct {
+	const char *verb;
+	const char *text;
+} synopses[] = {
+	{ "status", "status [--json] [--package N]\n" },
+	{ "set", "set PLANE=MV ... [--package N] [--trial SECONDS] [--dry-run]\n" },
+	{ "confirm", "confirm\n" },
+	{ "reset", "reset [--package N] [--dry-run]\n" },
+	{ "apply", "apply [FILE] [--package N] [--trial SECONDS] [--dry-run]\n" },
+	{ "import", "import [FILE] [-o OUTPUT] [--partial] [--profile N]\n" },
+	{ "monitor", "monitor [--interval SECONDS] [--count N]\n" },
+	{ "report", "report\n" },
+	{ "tune",
+	  "tune [PLANE] [--start MV] [--step MV] [--resolution MV]\n"
+	  "                         [--runs N] [--duration SECONDS] [--margin MV] [--limit MV]\n"
+	  "                         [--max-crashes N] [--resume-after-crash] [-o FILE]\n"
+	  "                         [--engine auto|builtin|openblas] [--dry-run]\n"
+	  "       undervoltctl tune --resume | --recover | --report\n" },
+	{ "stress",
+	  "stress [--duration SECONDS] [--all-cores] [--size N]\n"
+	  "                           [--engine auto|builtin|openblas]\n" },
+};
 
 static int run_report(const struct uv_sysfs *s, const struct uv_opts *o)
 {
@@ -57,7 +78,7 @@ static const struct verb verbs[] = {
 	{ "confirm", 0, 0, 0, cmd_confirm },
 	{ "reset", OPT_PACKAGE | OPT_DRY_RUN, 0, 0, cmd_reset },
 	{ "apply", OPT_PACKAGE | OPT_TRIAL | OPT_DRY_RUN, 0, 1, cmd_apply },
-	{ "import", OPT_OUTPUT | OPT_PARTIAL | OPT_PROFILE, 0, 1, run_import },
+	{ "import", OPT_OUTPUT | OPT_PARTIAL | OPT_PROFILE, 0, 1, cmd_import },
 	{ "monitor", OPT_INTERVAL | OPT_COUNT, 0, 0, cmd_monitor },
 	{ "report", 0, 0, 0, run_report },
 };
@@ -74,28 +95,27 @@ void uv_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static void usage(FILE *f, int code)
+/* Every verb's synopsis; VERB: that verb's only. Exits with CODE. */
+static void usage(FILE *f, const char *verb, int code)
 {
-	fprintf(f,
-"usage: undervoltctl [--sysfs-root DIR] VERB ...\n"
-"       undervoltctl --help | --version\n"
-"       undervoltctl status [--json] [--package N]\n"
-"       undervoltctl set PLANE=MV ... [--package N] [--trial SECONDS] [--dry-run]\n"
-"       undervoltctl confirm\n"
-"       undervoltctl reset [--package N] [--dry-run]\n"
-"       undervoltctl apply [FILE] [--package N] [--trial SECONDS] [--dry-run]\n"
-"       undervoltctl import [FILE] [-o OUTPUT] [--partial] [--profile N]\n"
-"       undervoltctl monitor [--interval SECONDS] [--count N]\n"
-"       undervoltctl report\n"
-"       undervoltctl tune [PLANE] [--start MV] [--step MV] [--resolution MV]\n"
-"                         [--runs N] [--duration SECONDS] [--margin MV] [--limit MV]\n"
-"                         [--max-crashes N] [--resume-after-crash] [-o FILE]\n"
-"                         [--engine auto|builtin|openblas] [--dry-run]\n"
-"       undervoltctl tune --resume | --recover | --report\n"
-"       undervoltctl stress [--duration SECONDS] [--all-cores] [--size N]\n"
-"                           [--engine auto|builtin|openblas]\n"
-"PLANE is core, gpu, cache, uncore or analogio; MV is whole millivolts.\n"
-"FILE '-' is standard input. See undervoltctl(8).\n");
+	size_t i;
+
+	if (!verb)
+		fprintf(f, "usage: undervoltctl [--sysfs-root DIR] VERB ...\n"
+			"       undervoltctl --help | --version\n");
+	for (i = 0; i < sizeof(synopses) / sizeof(synopses[0]); i++)
+		if (!verb || strcmp(verb, synopses[i].verb) == 0)
+			fprintf(f, "%s undervoltctl %s", verb ? "usage:" : "      ",
+				synopses[i].text);
+	for (i = 0; verb && i < sizeof(synopses) / sizeof(synopses[0]) &&
+		    strcmp(verb, synopses[i].verb) != 0; i++)
+		;
+	if (!verb || strstr(synopses[i].text, "PLANE"))
+		fprintf(f, "PLANE is core, gpu, cache, uncore or analogio; MV "
+			"is whole millivolts.\n");
+	if (!verb || strstr(synopses[i].text, "FILE"))
+		fprintf(f, "FILE '-' is standard input.\n");
+	fprintf(f, "See undervoltctl(8).\n");
 	exit(code);
 }
 
@@ -124,6 +144,48 @@ static int parse_ulong(const char *arg, unsigned long max, unsigned long *v)
 	return (*end || *v > max) ? -1 : 0;
 }
 
+/* The options that take a value as the next word. */
+static bool takes_value(const char *arg)
+{
+	static const char *const with_value[] = {
+		"--sysfs-root", "--package", "-p", "--trial", "-t", "--interval",
+		"-i", "--count", "-c", "--output", "-o", "--profile",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++)
+		if (strcmp(arg, with_value[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * "set core -10": getopt would read "-10" as options -1 and -0 and blame
+ * something else. No option starts with a digit, so a word that does,
+ * other than an option's value, is a value that lost its "PLANE=".
+ */
+static int detached_value(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return 0;
+		if (argv[i][0] != '-' || argv[i][1] < '0' || argv[i][1] > '9' ||
+		    takes_value(argv[i - 1]))
+			continue;
+		if (plane_lookup(argv[i - 1], strlen(argv[i - 1])) >= 0)
+			uv_warn("'%s %s': expected PLANE=MV, e.g. %s=%s, with no "
+				"space around '='", argv[i - 1], argv[i],
+				argv[i - 1], argv[i]);
+		else
+			uv_warn("'%s': expected PLANE=MV, e.g. core=%s", argv[i],
+				argv[i]);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct uv_opts *o,
 			 const char **root, unsigned int *seen)
 {
@@ -146,8 +208,11 @@ static int parse_options(int argc, char **argv, struct uv_opts *o,
 	char *end;
 	int ch;
 
+	if (detached_value(argc, argv) < 0)
+		return -1;
 	opterr = 0;		/* our messages start with "undervoltctl:" */
-	while ((ch = getopt_long(argc, argv, "hjnp:t:i:c:o:", longopts,
+	/* The leading ':' tells a missing value from an unknown option. */
+	while ((ch = getopt_long(argc, argv, ":hjnp:t:i:c:o:", longopts,
 				 NULL)) != -1) {
 		switch (ch) {
 		case 'R':
@@ -224,18 +289,37 @@ static int parse_options(int argc, char **argv, struct uv_opts *o,
 			*seen |= OPT_PROFILE;
 			break;
 		case 'h':
-			usage(stdout, UV_EXIT_OK);
+			o->help = true;	/* the verb's usage, once it is known */
 			break;
 		case 'V':
 			printf("undervoltctl %s\n", UNDERVOLTCTL_VERSION);
 			exit(UV_EXIT_OK);
+		case ':':
+			uv_warn("'%s': expects a value; see 'undervoltctl VERB "
+				"--help'", argv[optind - 1]);
+			return -1;
 		default:
-			uv_warn("'%s': unknown option or missing value",
-				argv[optind - 1]);
+			if (optopt)
+				uv_warn("'-%c': unknown option; see 'undervoltctl "
+					"VERB --help'", optopt);
+			else
+				uv_warn("'%s': unknown option; see 'undervoltctl "
+					"VERB --help'", argv[optind - 1]);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+/* -h or --help among the options of a verb that parses its own. */
+static bool asks_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+	return false;
 }
 
 /*
@@ -274,20 +358,26 @@ int main(int argc, char **argv)
 
 	if (own) {
 		if (parse_options(own, argv, &o, &root, &seen) < 0)
-			usage(stderr, UV_EXIT_USAGE);
+			return UV_EXIT_USAGE;
+		if (o.help)
+			usage(stdout, NULL, UV_EXIT_OK);
 		if (sysfs_init(&s, root, getenv("UNDERVOLTCTL_PROC_ROOT")) < 0) {
 			uv_warn("--sysfs-root or UNDERVOLTCTL_PROC_ROOT: path "
 				"too long");
 			return UV_EXIT_USAGE;
 		}
-		if (strcmp(argv[own], "stress") == 0)
+		if (strcmp(argv[own], "stress") == 0) {
+			if (asks_help(argc - own, argv + own))
+				usage(stdout, "stress", UV_EXIT_OK);
 			return cmd_stress(argc - own, argv + own);
+		}
 		return cmd_tune(&s, argc - own, argv + own);
 	}
 	if (parse_options(argc, argv, &o, &root, &seen) < 0)
-		usage(stderr, UV_EXIT_USAGE);
+		return UV_EXIT_USAGE;	/* one line said what is wrong */
 	if (optind == argc)
-		usage(stderr, UV_EXIT_USAGE);
+		usage(o.help ? stdout : stderr, NULL,
+		      o.help ? UV_EXIT_OK : UV_EXIT_USAGE);
 	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		if (strcmp(argv[optind], verbs[i].name) == 0)
 			verb = &verbs[i];
@@ -296,17 +386,19 @@ int main(int argc, char **argv)
 			"the list", argv[optind]);
 		return UV_EXIT_USAGE;
 	}
+	if (o.help)
+		usage(stdout, verb->name, UV_EXIT_OK);
 	o.argc = argc - optind - 1;
 	o.argv = argv + optind + 1;
 	if (seen & ~verb->options) {
 		uv_warn("%s: %s is not an option of this verb; see "
-			"'undervoltctl --help'", verb->name,
-			option_name(seen & ~verb->options));
+			"'undervoltctl %s --help'", verb->name,
+			option_name(seen & ~verb->options), verb->name);
 		return UV_EXIT_USAGE;
 	}
 	if (o.argc < verb->min_args || o.argc > verb->max_args) {
 		uv_warn("%s: wrong number of arguments; see 'undervoltctl "
-			"--help'", verb->name);
+			"%s --help'", verb->name, verb->name);
 		return UV_EXIT_USAGE;
 	}
 	if (sysfs_init(&s, root, getenv("UNDERVOLTCTL_PROC_ROOT")) < 0) {

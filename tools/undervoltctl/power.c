@@ -6,8 +6,10 @@
  * From /sys/class/power_supply: on AC when a mains supply, or a USB one (a
  * USB-C charger), is online; on battery when there is a battery and no
  * such supply is online; on AC when there is no battery at all (a
- * desktop). The udev rule runs apply again on each change of a mains or
- * USB supply.
+ * desktop). Supplies whose scope is "Device" power a peripheral (a
+ * Bluetooth mouse, a keyboard, a game pad), not this machine: a desktop
+ * with a wireless mouse is not on battery, so they are left out. The udev
+ * rule runs apply again on each change of a mains or USB supply.
  */
 #include <dirent.h>
 #include <string.h>
@@ -16,7 +18,7 @@
 
 enum power_source power_source(const struct uv_sysfs *s)
 {
-	char dir[PATH_MAX], path[PATH_MAX], type[32];
+	char dir[PATH_MAX], path[PATH_MAX], type[32], scope[32];
 	bool battery = false, online = false;
 	struct dirent *de;
 	long v;
@@ -31,6 +33,11 @@ enum power_source power_source(const struct uv_sysfs *s)
 		if (de->d_name[0] == '.' ||
 		    uv_path(path, sizeof(path), "%s/%s/type", dir, de->d_name) ||
 		    sysfs_read_word(path, type, sizeof(type)))
+			continue;
+		if (!uv_path(path, sizeof(path), "%s/%s/scope", dir,
+			     de->d_name) &&
+		    !sysfs_read_word(path, scope, sizeof(scope)) &&
+		    strcmp(scope, "Device") == 0)
 			continue;
 		if (strcmp(type, "Battery") == 0) {
 			battery = true;

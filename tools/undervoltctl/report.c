@@ -17,13 +17,18 @@
 
 #include "undervoltctl.h"
 
-#define REPORT_SCHEMA 1
+/* 2: board_version left out. */
+#define REPORT_SCHEMA 2
 
-/* DMI fields that name a product and its firmware, never one unit. */
+/*
+ * DMI fields that name a product and its firmware, never one unit.
+ * board_version is not one of them: some vendors write a number of each
+ * unit there.
+ */
 static const char *const dmi_fields[] = {
 	"bios_vendor", "bios_version", "bios_date", "bios_release",
 	"sys_vendor", "product_name", "product_family", "product_version",
-	"board_vendor", "board_name", "board_version",
+	"board_vendor", "board_name",
 };
 
 static void cpuinfo_number(const char *info, const char *key)

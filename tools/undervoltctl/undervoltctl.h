@@ -10,7 +10,7 @@
  *	monitor.c	monitor: RAPL power, coretemp, cpufreq, offsets
  *	import.c	import: intel-undervolt files, format detection
  *	import_throttled.c  import of throttled's [UNDERVOLT*] sections
- *	outfile.c	import -o: a file replaced whole or not at all
+ *	outfile.c	import -o, tune: a file replaced whole or not at all
  *	report.c	report: what a bug report or compatibility table needs
  *	config.c	the undervolt.conf(5) parser (fuzzed by fuzz_config.c)
  *	power.c		AC or battery, for [ac] and [battery]
@@ -53,6 +53,7 @@ struct uv_sysfs {
 
 /* The command line, parsed once by main(). */
 struct uv_opts {
+	bool help;		/* -h, --help: the verb's usage */
 	bool json;
 	bool dry_run;
 	bool has_package;
@@ -110,6 +111,11 @@ bool sysfs_block_is_firmware(const char *reason);
  */
 const char *uv_cpuinfo_value(const char *info, const char *key, char *buf,
 			     size_t size);
+/*
+ * From INFO (NULL allowed): 1 when core and cache are one plane (Skylake to
+ * Comet Lake), 0 when they are two (Haswell, Broadwell), -1 when unknown.
+ */
+int uv_cpu_couples_core_and_cache(const char *info);
 
 /* json.c: a JSON string (NULL: null); a number, null when ERR. */
 void json_string(const char *str);
@@ -124,7 +130,7 @@ int cmd_set(const struct uv_sysfs *s, const struct uv_opts *o);
 int cmd_reset(const struct uv_sysfs *s, const struct uv_opts *o);
 int cmd_apply(const struct uv_sysfs *s, const struct uv_opts *o);
 int cmd_confirm(const struct uv_sysfs *s, const struct uv_opts *o);
-int cmd_import(const struct uv_opts *o);
+int cmd_import(const struct uv_sysfs *s, const struct uv_opts *o);
 int cmd_monitor(const struct uv_sysfs *s, const struct uv_opts *o);
 int cmd_report(const struct uv_sysfs *s, const char *version);
 /* Verbs that parse their own options: ARGV[0] is the verb. */
@@ -148,14 +154,26 @@ struct import_result {
  * Convert an intel-undervolt, throttled or ThrottleStop configuration into
  * undervolt.conf(5) on OUT, with one message per line not carried over on
  * DIAG; FILE names the input in them, PROFILE picks a ThrottleStop profile
- * (1-4; 0: the one the file has in use). OUT gets a configuration only when
+ * (1-4; 0: the one the file has in use). COUPLED is what
+ * uv_cpu_couples_core_and_cache() says of this machine: where core and
+ * cache are one plane, a pair that differs fails (res->failed) and OUT has
+ * both at the higher value. OUT gets a configuration only when
  * res->planes > 0. Returns 0, or -1 without memory.
  */
 int import_convert(const char *buf, size_t len, const char *file,
-		   unsigned int profile, FILE *out, FILE *diag,
+		   unsigned int profile, int coupled, FILE *out, FILE *diag,
 		   struct import_result *res);
 
-/* outfile.c: replace PATH with LEN bytes at once, or leave it; -errno. */
+/*
+ * outfile.c: replace PATH, a regular file or nothing (a symbolic link is
+ * written through), with LEN bytes at once, keeping its mode, owner, ACL
+ * and labels, or leave it; 0 or -errno. Refused where its directory is
+ * not root's or the caller's, or is writable by others without the sticky
+ * bit. WHY (SIZE bytes) gets a sentence for the user on failure.
+ */
+int uv_replace_file(const char *path, const char *data, size_t len,
+		    char *why, size_t size);
+/* The same; says itself (uv_warn) what strerror() of the result would not. */
 int uv_write_atomic(const char *path, const char *data, size_t len);
 
 /*

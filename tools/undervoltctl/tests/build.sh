@@ -94,15 +94,37 @@ tune_units() {
 	grep -qx 'ExecStart=/usr/sbin/undervoltctl tune --resume' "$s"
 }
 
+# Issue 36: the units are hardened, and still able to write the driver:
+# no PrivateDevices= (it drops CAP_SYS_RAWIO) and no ProtectKernelTunables=
+# (it makes /sys read-only); tune's units may write its state and /etc.
+hardened() {
+	local u
+	for u in $UNITS; do
+		u=$tmp/out/$u
+		grep -qx 'ProtectSystem=strict' "$u" && grep -qx 'NoNewPrivileges=yes' "$u" &&
+		grep -qx 'ProtectHome=yes' "$u" && grep -qx 'PrivateTmp=yes' "$u" &&
+		grep -qx 'RestrictAddressFamilies=AF_UNIX' "$u" &&
+		! grep -qE '^(PrivateDevices|ProtectKernelTunables)=' "$u" || { echo "$u"; return 1; }
+	done
+	grep -qx 'ReadWritePaths=/var/lib/undervoltctl /etc' "$tmp/out/undervoltctl-tune-resume.service" &&
+	grep -qx 'ReadWritePaths=/var/lib/undervoltctl /etc' "$tmp/out/undervoltctl-tune-recover.service"
+}
+UNITS="undervoltctl.service undervoltctl-tune-recover.service undervoltctl-tune-resume.service"
+
 static() {
 	make -s static O="$tmp/static" || return 1
 	"$tmp/static" --help | grep -q '^usage: undervoltctl' || return 1
 	! readelf -d "$tmp/static" 2>/dev/null | grep -q NEEDED
 }
 
+# groff's warnings, and mandoc's (warning level and up: its style notes
+# include ".Os Linux", which groff needs to print Linux, not BSD).
 manlint() {
 	local out
 	out=$(groff -mdoc -ww -z -Tutf8 "$1" 2>&1)
+	if command -v mandoc >/dev/null; then
+		out+=$(mandoc -T lint -W warning "$1" 2>&1 | grep -v 'outdated mandoc.db')
+	fi
 	if [ -n "$out" ]; then
 		echo "$out"
 		return 1
@@ -152,6 +174,7 @@ check "systemd-analyze verify finds nothing wrong in the unit" unit_verify under
 check "#13 systemd-analyze verify: the tune recovery unit" unit_verify undervoltctl-tune-recover.service
 check "#13 systemd-analyze verify: the tune resume unit" unit_verify undervoltctl-tune-resume.service
 check "#13 tune recovery runs before the apply, the resume after, when asked" tune_units
+check "#36 the units are hardened and can still write the driver and tune's files" hardened
 check "make static O=PATH builds a static binary" static
 check "undervoltctl.8 is clean mdoc with EXAMPLES" manlint undervoltctl.8
 check "undervolt.conf.5 is clean mdoc with EXAMPLES" manlint undervolt.conf.5
