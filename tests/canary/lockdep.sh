@@ -1,5 +1,5 @@
 #!/bin/sh
-# expect: WARNING: lock held when returning to user space
+# expect: FAIL: the guest kernel logged a warning, bug or oops: .*WARNING: lock held when returning to user space
 # Canary, debug kernel: lkdtm SPINLOCKUP takes a spinlock and returns to
 # user space holding it, which lockdep reports. The script then passes; the
 # lockdep report alone must fail the run.

@@ -4,13 +4,41 @@
 # name and refuse exactly what a reader of "N passed, N failed, N skipped"
 # relies on: a suite that is missing, unlisted, short of its plan or exits
 # badly is a failure; a skip is counted with its reason; an empty or
-# malformed manifest does not pass.
+# malformed manifest does not pass. Guest, stress and canary suites go
+# through a stand-in for scripts/qemu-run (LU_QEMU_RUN), which runs them on
+# the host, so that the paths that read qemu-run's verdict, and --debug,
+# are checked too.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/harness.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 failed=0
+
+# The stand-in for scripts/qemu-run: "qemu-run [OPTION...] SCRIPT" runs
+# SCRIPT on the host with sh, with STUB_OPTS set to the options it was
+# given ("[OPT]" each), and exits with its status, as qemu-run relays the
+# guest's. A line "# stub-fail: MESSAGE" in SCRIPT makes it then fail as
+# qemu-run does when it finds something wrong after the script passed (a
+# late kernel report, a guest that stopped): "qemu-run: FAIL: MESSAGE" on
+# standard error, status 1.
+mkdir -p "$work/bin"
+cat > "$work/bin/qemu-run" <<'EOF'
+#!/bin/bash
+script=${!#}
+STUB_OPTS=
+[ $# -gt 1 ] && STUB_OPTS=$(printf '[%s]' "${@:1:$#-1}")
+export STUB_OPTS
+sh "$script"
+status=$?
+fail=$(sed -n 's/^# stub-fail: //p' "$script")
+if [ -n "$fail" ]; then
+	echo "qemu-run: FAIL: $fail" >&2
+	exit 1
+fi
+exit $status
+EOF
+chmod +x "$work/bin/qemu-run"
 
 # tree NAME: a fresh tree of suites in $work/NAME.
 tree() {
@@ -19,19 +47,24 @@ tree() {
 	: > "$t/manifest"
 }
 
-# suite NAME BODY: a host suite printing BODY (a shell snippet).
+# suite NAME BODY: a suite running BODY (a shell snippet); NAME is a host
+# suite's file name, or DIR/NAME for another kind (guest/a.sh).
 suite() {
-	printf '#!/bin/sh\n%s\n' "$2" > "$t/host/$1"
-	chmod +x "$t/host/$1"
+	local path=$t/host/$1
+	case $1 in */*) path=$t/$1 ;; esac
+	mkdir -p "${path%/*}"
+	printf '#!/bin/sh\n%s\n' "$2" > "$path"
+	chmod +x "$path"
 }
 
 plan() {
 	echo "$*" >> "$t/manifest"
 }
 
-# run: tests/run-all on tree $t; sets out and status.
+# run [ARG...]: tests/run-all ARG... on tree $t; sets out and status.
 run() {
-	out=$(LU_TESTS_DIR=$t LU_RUN_ALL_NO_BUILD=1 "$LU_ROOT/tests/run-all" 2>&1)
+	out=$(LU_TESTS_DIR=$t LU_RUN_ALL_NO_BUILD=1 LU_QEMU_RUN=$work/bin/qemu-run \
+		"$LU_ROOT/tests/run-all" "$@" 2>&1)
 	status=$?
 }
 
@@ -160,5 +193,77 @@ suite a.sh 'echo "not ok - would fail"; exit 1'
 suite b.sh 'echo "ok - one"'
 run
 expect "a suite planned '-' for this kernel does not run" 0 "1 passed, 0 failed, 0 skipped"
+
+# A guest whose script passed every check and which qemu-run then fails
+# (a kernel report after the last check, read from the log at the end):
+# the status of qemu-run, not of the tee after it, must reach the count.
+tree guest-late-fail
+plan "guest/a.sh 2 -"
+suite guest/a.sh '# stub-fail: the guest kernel logged a warning, bug or oops: WARNING: CPU: 0 PID: 1 at late
+echo "ok - one"; echo "ok - two"'
+run
+expect "a guest that qemu-run fails after every check passed fails" 1 \
+	"FAILED guest/a.sh: exited with status 1"
+expect "...with its checks counted" 1 "2 passed, 1 failed, 0 skipped"
+
+tree guest-opts
+plan "guest/a.sh 1 -"
+suite guest/a.sh '# qemu-run: --smp 2 --append "a b"
+[ "$STUB_OPTS" = "[--smp][2][--append][a b]" ] && echo "ok - options: $STUB_OPTS"'
+run
+expect "a guest suite boots with the options of its # qemu-run: line" 0 \
+	"ok - options: [--smp][2][--append][a b]"
+
+# --debug: the debug kernel's plan, booted with --debug-kernel; a suite
+# planned '-' there does not run (it would fail).
+tree debug
+plan "host/a.sh 1 -"
+plan "guest/b.sh 1 2"
+plan "stress/c.sh - 1"
+plan "canary/d.sh - 1"
+suite a.sh 'echo "not ok - runs on the test kernel only"; exit 1'
+suite guest/b.sh 'echo "ok - one"
+[ "$STUB_OPTS" = "[--debug-kernel]" ] && echo "ok - booted the debug kernel"'
+suite stress/c.sh '[ "$STUB_OPTS" = "[--debug-kernel]" ] && echo "ok - stress on the debug kernel"'
+suite canary/d.sh '# expect: FAIL: the guest kernel logged a warning, bug or oops: .*possible circular locking
+# stub-fail: the guest kernel logged a warning, bug or oops: WARNING: possible circular locking dependency detected
+echo "ok - the script itself passed"'
+run --debug
+expect "--debug runs the debug kernel's plan with --debug-kernel" 0 "4 passed, 0 failed, 0 skipped"
+expect "...and says so" 0 "==== summary, debug kernel"
+
+tree debug-late-fail
+plan "guest/a.sh 1 1"
+suite guest/a.sh '# stub-fail: the guest kernel logged a warning, bug or oops: BUG: KASAN: slab-out-of-bounds
+echo "ok - one"'
+run --debug
+expect "--debug: a guest that qemu-run fails after its checks passed fails" 1 \
+	"FAILED guest/a.sh: exited with status 1"
+
+# Canaries pass only when qemu-run itself reports what they expect.
+tree canary
+plan "canary/caught.sh 1 -"
+plan "canary/missed.sh 1 -"
+plan "canary/other.sh 1 -"
+plan "canary/self.sh 1 -"
+suite canary/caught.sh '# expect: FAIL: kernel panic
+# stub-fail: kernel panic (see the console output above)
+echo "ok - the script itself passed"'
+suite canary/missed.sh '# expect: FAIL: kernel panic
+echo "ok - the script itself passed"'
+suite canary/other.sh '# expect: FAIL: kernel panic
+# stub-fail: the guest did not finish within 20s'
+suite canary/self.sh '# expect: FAIL: kernel panic
+echo "qemu-run: FAIL: kernel panic"; exit 3'
+run
+expect "a canary that qemu-run fails as expected passes" 1 \
+	"ok - canary canary/caught.sh: caught: FAIL: kernel panic"
+expect "...one that qemu-run passes fails" 1 \
+	"FAILED canary/missed.sh: not ok - canary canary/missed.sh: qemu-run did not report \"FAIL: kernel panic\" (status 0)"
+expect "...as does one that qemu-run fails for another reason" 1 \
+	"FAILED canary/other.sh: not ok - canary canary/other.sh: qemu-run did not report \"FAIL: kernel panic\" (status 1)"
+expect "...and one whose guest printed the expected words itself" 1 \
+	"FAILED canary/self.sh: not ok - canary canary/self.sh: qemu-run did not report \"FAIL: kernel panic\" (status 3)"
+expect "...counted as one check each" 1 "1 passed, 3 failed, 0 skipped"
 
 exit $failed
