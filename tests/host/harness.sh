@@ -3,11 +3,12 @@
 # written here, whose right outcome is known in advance, and must count,
 # name and refuse exactly what a reader of "N passed, N failed, N skipped"
 # relies on: a suite that is missing, unlisted, short of its plan or exits
-# badly is a failure; a skip is counted with its reason; an empty or
-# malformed manifest does not pass. Guest, stress and canary suites go
-# through a stand-in for scripts/qemu-run (LU_QEMU_RUN), which runs them on
-# the host, so that the paths that read qemu-run's verdict, and --debug,
-# are checked too.
+# badly is a failure; a skip is counted, with its reason, toward the plan;
+# an empty or malformed manifest does not pass, nor does a suite planned on
+# neither kernel or a PATTERN that selects nothing. Guest, stress and
+# canary suites go through a stand-in for scripts/qemu-run (LU_QEMU_RUN),
+# which runs them on the host, so that the paths that read qemu-run's
+# verdict, and --debug, are checked too.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
@@ -193,6 +194,40 @@ suite a.sh 'echo "not ok - would fail"; exit 1'
 suite b.sh 'echo "ok - one"'
 run
 expect "a suite planned '-' for this kernel does not run" 0 "1 passed, 0 failed, 0 skipped"
+
+tree neither-kernel
+plan "host/a.sh 1 -"
+plan "host/b.sh - -"
+suite a.sh 'echo "ok - one"'
+suite b.sh 'echo "ok - two"'
+run
+expect "a suite the manifest plans on neither kernel fails, named" 1 \
+	"FAILED host/b.sh: tests/manifest plans it on neither kernel ('- -')"
+
+tree skip-plan
+plan "host/a.sh 1 -"
+suite a.sh 'echo "ok - one"; echo "ok - two # SKIP no RTC in this guest"'
+run
+expect "a skip counts toward the plan: a suite of 1 check that also skips one fails" 1 \
+	"FAILED host/a.sh: printed 2 checks, the manifest plans 1"
+
+tree pattern
+plan "host/a.sh 1 -"
+plan "host/b.sh - 1"
+suite a.sh 'echo "ok - one"'
+suite b.sh 'echo "ok - two"'
+run a.sh
+expect "a PATTERN runs the suites it selects" 0 "1 passed, 0 failed, 0 skipped"
+run typo
+expect "a PATTERN that selects no suite fails" 1 \
+	"FAILED no suite that tests/manifest plans for the test kernel matches \"typo\""
+run b.sh
+expect "...as does one that selects only suites of the other kernel" 1 \
+	"FAILED no suite that tests/manifest plans for the test kernel matches \"b.sh\""
+rm "$t/host/a.sh"
+run a.sh
+expect "a planned suite that a PATTERN selects and is not on disk fails" 1 \
+	"FAILED host/a.sh: in tests/manifest but missing"
 
 # A guest whose script passed every check and which qemu-run then fails
 # (a kernel report after the last check, read from the log at the end):
