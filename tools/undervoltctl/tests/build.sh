@@ -111,10 +111,14 @@ hardened() {
 }
 UNITS="undervoltctl.service undervoltctl-tune-recover.service undervoltctl-tune-resume.service"
 
+# No NEEDED entry in the dynamic section, as readelf shows it: a readelf
+# that is missing or fails is a failure, not an empty list of libraries.
 static() {
 	make -s static O="$tmp/static" || return 1
 	"$tmp/static" --help | grep -q '^usage: undervoltctl' || return 1
-	! readelf -d "$tmp/static" 2>/dev/null | grep -q NEEDED
+	readelf -d "$tmp/static" > "$tmp/dynamic" ||
+		{ echo "readelf -d $tmp/static failed"; return 1; }
+	! grep NEEDED "$tmp/dynamic"
 }
 
 # groff's warnings, and mandoc's (warning level and up: its style notes
