@@ -25,8 +25,10 @@
 # The builds run in a worktree and a build directory of their own,
 # $LU_CACHE/bisect/{src,build}, newest patch first, each one incremental
 # on the build before it. A patch whose build passed is recorded in
-# $LU_CACHE/bisect/ok/, keyed on a hash of the compiler, the config
-# fragment and the files kbuild reads after the patch, so a warm run builds
+# $LU_CACHE/bisect/ok/, keyed on a hash of the files kbuild reads after
+# the patch and of everything else that decides the outcome (build_recipe
+# below: this script's build code, the compiler wrapper, the versions of
+# the tools the build runs, the config fragments), so a warm run builds
 # only after the patches that changed and those after them.
 # SERIES_BUILD=0 skips the builds.
 #
@@ -260,6 +262,49 @@ build_at() {
 	pass "$name builds on its own (test config, W=1 for $DRIVER_DIR) without a warning ($(( $(date +%s) - start )) s)"
 }
 
+# tool_versions: the programs the builds run and the libraries the
+# kernel's host programs (objtool, sign-file) build against, each as the
+# Debian package that holds it and that package's version; a program dpkg
+# does not know (one built locally, first in PATH) by its own version
+# line. An upgrade of any of them can break the build or add a warning.
+tool_versions() {
+	local cmd path owner
+	for cmd in gcc "$(gcc -print-prog-name=cc1)" as ld objcopy make ccache \
+		bc bison flex perl openssl; do
+		if ! path=$(command -v "$cmd"); then
+			echo "$cmd: missing"
+			continue
+		fi
+		path=$(readlink -f "$path")
+		owner=$(dpkg -S "$path" 2>/dev/null | grep -v '^diversion' | head -n1)
+		if [ -n "$owner" ]; then
+			dpkg-query -W -f '${Package} ${Version}\n' "${owner%%: *}"
+		else
+			echo "$path: $("$path" --version 2>&1 | grep -m1 .)"
+		fi
+	done
+	dpkg-query -W -f '${Package} ${Version}\n' libc6-dev libelf-dev libssl-dev 2>&1
+}
+
+# build_recipe: a hash of what decides whether a build passes, besides the
+# source tree: how it builds and judges (build_at, as bash reads it, so
+# that a comment does not count; the ccache settings), the compiler
+# wrapper it builds with (scripts/ccache-cc, as copied to LU_KCC), the
+# tools' versions, the config fragments and the pristine tree. A change to
+# any of them builds every patch again instead of trusting a stamp made
+# without it.
+build_recipe() {
+	{
+		echo "series.sh build recipe 5"
+		declare -f build_at lu_ccache_env
+		echo "DRIVER_DIR=$DRIVER_DIR CC=$LU_KCC"
+		cat "$LU_KCC"
+		tool_versions
+		cat "${fragments[@]}"
+		git -C "$LU_SRC" rev-parse pristine
+	} | sha256sum | cut -d' ' -f1
+}
+
 # The test kernel's own configuration (scripts/build-kernel), so that the
 # build after the last patch is the test kernel and ccache (one cache, paths
 # relative to the cache) serves every object that no patch changes.
@@ -271,13 +316,7 @@ elif [ $applied -eq 1 ]; then
 	mkdir -p "$LU_CACHE/bisect/ok"
 	exec 6>"$LU_CACHE/bisect.lock"
 	flock 6
-	recipe=$({
-		echo "series.sh build recipe 4"
-		gcc --version | head -n1
-		ld --version | head -n1
-		cat "${fragments[@]}"
-		git -C "$LU_SRC" rev-parse pristine
-	} | sha256sum | cut -d' ' -f1)
+	recipe=$(build_recipe)
 	# Each build is remembered by the source tree it built (the files
 	# after the patch), not by the patch file: a new numbering of the
 	# series or a changelog edit changes no line the compiler sees. Nor
@@ -298,7 +337,7 @@ elif [ $applied -eq 1 ]; then
 				awk -F '\t' '$2 !~ /^Documentation\// && $2 != "MAINTAINERS"'
 		} | sha256sum | cut -d' ' -f1)
 		if [ -f "$LU_CACHE/bisect/ok/$key" ]; then
-			pass "$name builds on its own (test config, W=1 for $DRIVER_DIR) without a warning (cached: the same files for the build, config and compiler)"
+			pass "$name builds on its own (test config, W=1 for $DRIVER_DIR) without a warning (cached: the same files for the build, config, build code, compiler wrapper and tools)"
 			continue
 		fi
 		build_at "${commits[$i]}" "$name" && touch "$LU_CACHE/bisect/ok/$key"
