@@ -5,7 +5,8 @@
 GUEST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE
 OUT := build
 GUEST_PROGRAMS := $(OUT)/guest/msrtool $(OUT)/guest/writefile $(OUT)/guest/fwctl \
-		  $(OUT)/guest/uvwrite $(OUT)/guest/uvfuzz \
+		  $(OUT)/guest/uvwrite $(OUT)/guest/uvfuzz $(OUT)/guest/uffdwrite \
+		  $(OUT)/guest/kexecload \
 		  $(OUT)/guest/undervoltctl
 UVCTL_SRCS := $(wildcard tools/undervoltctl/*.[ch])
 
