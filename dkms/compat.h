@@ -7,7 +7,7 @@
  * of the DKMS build, so the driver sources carry no #if for kernel
  * versions; the in-tree build never sees it. The IUV_HAVE_* macros come
  * from Kbuild's probes of the target kernel's headers, not from version
- * numbers (Debian's 6.12 has the syscore API of later kernels, for one).
+ * numbers.
  *
  * Being first, this header must not include kernel headers that define
  * pr_fmt (printk.h, pulled in by nearly everything), or the driver's own
@@ -24,11 +24,11 @@
 #define _INTEL_UNDERVOLT_DKMS_COMPAT_H
 
 /*
- * The OC mailbox. The series adds MSR_IA32_OC_MAILBOX to msr-index.h;
- * stock kernels know it only as intel_turbo_max_3's private MSR_OC_MAILBOX.
+ * The OC mailbox. The series moves MSR_OC_MAILBOX to msr-index.h; stock
+ * kernels have it only as intel_turbo_max_3's private define.
  */
-#ifndef IUV_HAVE_MSR_IA32_OC_MAILBOX
-#define MSR_IA32_OC_MAILBOX		0x00000150
+#ifndef IUV_HAVE_MSR_OC_MAILBOX
+#define MSR_OC_MAILBOX			0x00000150
 #endif
 
 /*
@@ -80,90 +80,5 @@
 #ifndef IUV_HAVE_BUS_GET_DEV_ROOT
 #define bus_get_dev_root(bus)	get_device((bus)->dev_root)
 #endif
-
-/*
- * syscore. The series' tree (and Debian's 6.12) have
- *	struct syscore { node; const struct syscore_ops *ops; void *data; }
- * and register_syscore(), with callbacks that take the syscore's @data.
- * Older kernels have only register_syscore_ops() with callbacks that take
- * nothing. Provide the new API on top of the old one. This header stands in
- * for the old <linux/syscore_ops.h> (its include guard is taken, so the
- * driver's #include of it gets this), declaring the old interface under
- * other names: the exported functions keep their names and arguments.
- *
- * The old callbacks can find their struct syscore only through a static
- * pointer, so each source file may have one struct syscore registered at a
- * time, and unregisters it from the same file (the driver has one).
- */
-#ifndef IUV_HAVE_REGISTER_SYSCORE
-#include <linux/types.h>
-
-#define _LINUX_SYSCORE_OPS_H
-
-/* The kernel's struct syscore_ops, as 6.1 (and every kernel since 3.0) has it. */
-struct iuv_old_syscore_ops {
-	struct list_head node;
-	int (*suspend)(void);
-	void (*resume)(void);
-	void (*shutdown)(void);
-};
-extern void register_syscore_ops(struct iuv_old_syscore_ops *ops);
-extern void unregister_syscore_ops(struct iuv_old_syscore_ops *ops);
-
-/* The new interface, under the names the driver uses. */
-#define syscore_ops		iuv_syscore_ops
-#define register_syscore	iuv_register_syscore
-#define unregister_syscore	iuv_unregister_syscore
-
-struct syscore_ops {
-	int (*suspend)(void *data);
-	void (*resume)(void *data);
-	void (*shutdown)(void *data);
-};
-
-struct syscore {
-	struct list_head node;
-	const struct syscore_ops *ops;
-	void *data;
-	struct iuv_old_syscore_ops iuv_old;	/* what the kernel has registered */
-};
-
-static struct syscore *iuv_syscore __maybe_unused;
-
-static inline int iuv_syscore_suspend(void)
-{
-	return iuv_syscore->ops->suspend(iuv_syscore->data);
-}
-
-static inline void iuv_syscore_resume(void)
-{
-	iuv_syscore->ops->resume(iuv_syscore->data);
-}
-
-static inline void iuv_syscore_shutdown(void)
-{
-	iuv_syscore->ops->shutdown(iuv_syscore->data);
-}
-
-static inline void register_syscore(struct syscore *syscore)
-{
-	if (iuv_syscore)	/* a second one in this file: unsupported */
-		return;
-	iuv_syscore = syscore;
-	syscore->iuv_old = (struct iuv_old_syscore_ops) {
-		.suspend = syscore->ops->suspend ? iuv_syscore_suspend : NULL,
-		.resume = syscore->ops->resume ? iuv_syscore_resume : NULL,
-		.shutdown = syscore->ops->shutdown ? iuv_syscore_shutdown : NULL,
-	};
-	register_syscore_ops(&syscore->iuv_old);
-}
-
-static inline void unregister_syscore(struct syscore *syscore)
-{
-	unregister_syscore_ops(&syscore->iuv_old);
-	if (iuv_syscore == syscore)
-		iuv_syscore = NULL;
-}
-#endif /* !IUV_HAVE_REGISTER_SYSCORE */
 
 #endif /* _INTEL_UNDERVOLT_DKMS_COMPAT_H */
