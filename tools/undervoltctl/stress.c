@@ -24,11 +24,6 @@
 
 #include "stress.h"
 
-/* The chains: four at once keep the multiplier busy. */
-#define CHAINS			4
-#define CHAIN_STEPS		(1u << 18)
-#define CHAIN_MULT		0x5851f42d4c957f2dULL	/* odd */
-#define CHAIN_PLUS		0x14057b7ef767814fULL
 #define PHASE_GAP_NS		200000000L	/* idle between load phases */
 #define POLL_NS			100000000L
 #define MAX_WORKERS		256
@@ -186,6 +181,56 @@ uint64_t stress_lcg_jump(uint64_t x, uint64_t mult, uint64_t plus,
 	return acc_mult * x + acc_plus;
 }
 
+static const uint64_t chain_seed[STRESS_CHAINS] = {
+	0x0123456789abcdefULL, 0xfedcba9876543210ULL,
+	0x0f1e2d3c4b5a6978ULL, 0x8796a5b4c3d2e1f0ULL,
+};
+
+void stress_chains_init(struct stress_chains *ch)
+{
+	unsigned int i;
+
+	for (i = 0; i < STRESS_CHAINS; i++) {
+		ch->x[i] = chain_seed[i];
+		ch->end[i] = stress_lcg_jump(chain_seed[i], STRESS_CHAIN_MULT,
+					     STRESS_CHAIN_PLUS,
+					     STRESS_CHAIN_STEPS);
+	}
+}
+
+/* In locals, so that the four chains stay in registers, in lockstep. */
+void stress_chains_step(struct stress_chains *ch, unsigned int steps)
+{
+	uint64_t x0 = ch->x[0], x1 = ch->x[1], x2 = ch->x[2], x3 = ch->x[3];
+
+	while (steps--) {
+		x0 = x0 * STRESS_CHAIN_MULT + STRESS_CHAIN_PLUS;
+		x1 = x1 * STRESS_CHAIN_MULT + STRESS_CHAIN_PLUS;
+		x2 = x2 * STRESS_CHAIN_MULT + STRESS_CHAIN_PLUS;
+		x3 = x3 * STRESS_CHAIN_MULT + STRESS_CHAIN_PLUS;
+	}
+	ch->x[0] = x0;
+	ch->x[1] = x1;
+	ch->x[2] = x2;
+	ch->x[3] = x3;
+}
+
+int stress_chains_check(const struct stress_chains *ch, char *msg,
+			size_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < STRESS_CHAINS; i++) {
+		if (ch->x[i] != ch->end[i]) {
+			snprintf(msg, size, "integer multiply chain %u ended at "
+				 "0x%016" PRIx64 ", expected 0x%016" PRIx64,
+				 i, ch->x[i], ch->end[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The engines: C = A B for square row-major matrices. */
 typedef void (*gemm_fn)(const struct stress_gemm *g, void *engine_ctx);
 
@@ -311,7 +356,6 @@ struct worker {
 	struct stress_gemm g;
 	gemm_fn gemm;
 	void *engine_ctx;
-	uint64_t chain_ref[CHAINS];
 	atomic_bool *stop;
 	atomic_ullong progress;		/* bumped after each step */
 	atomic_ullong gemms, chains;
@@ -320,39 +364,14 @@ struct worker {
 	char error[160];
 };
 
-static const uint64_t chain_seed[CHAINS] = {
-	0x0123456789abcdefULL, 0xfedcba9876543210ULL,
-	0x0f1e2d3c4b5a6978ULL, 0x8796a5b4c3d2e1f0ULL,
-};
-
-/* Four chains in lockstep; compared with their jumped-ahead values. */
+/* The chains of stress.h, through the functions its test feeds faults. */
 static bool run_chains(struct worker *w)
 {
-	uint64_t x0 = chain_seed[0], x1 = chain_seed[1];
-	uint64_t x2 = chain_seed[2], x3 = chain_seed[3];
-	uint64_t got[CHAINS];
-	unsigned int s, i;
+	struct stress_chains ch;
 
-	for (s = 0; s < CHAIN_STEPS; s++) {
-		x0 = x0 * CHAIN_MULT + CHAIN_PLUS;
-		x1 = x1 * CHAIN_MULT + CHAIN_PLUS;
-		x2 = x2 * CHAIN_MULT + CHAIN_PLUS;
-		x3 = x3 * CHAIN_MULT + CHAIN_PLUS;
-	}
-	got[0] = x0;
-	got[1] = x1;
-	got[2] = x2;
-	got[3] = x3;
-	for (i = 0; i < CHAINS; i++) {
-		if (got[i] != w->chain_ref[i]) {
-			snprintf(w->error, sizeof(w->error),
-				 "integer multiply chain %u ended at 0x%016" PRIx64
-				 ", expected 0x%016" PRIx64, i, got[i],
-				 w->chain_ref[i]);
-			return false;
-		}
-	}
-	return true;
+	stress_chains_init(&ch);
+	stress_chains_step(&ch, STRESS_CHAIN_STEPS);
+	return stress_chains_check(&ch, w->error, sizeof(w->error)) == 0;
 }
 
 static void *worker_main(void *arg)
@@ -498,7 +517,7 @@ static int run_phase(const struct stress_opts *o, const struct engine *e,
 	atomic_bool stop = false;
 	unsigned long long *last;
 	double *since, start, t;
-	int i, c, ret = 0;
+	int i, ret = 0;
 
 	last = calloc(n, sizeof(*last));
 	since = calloc(n, sizeof(*since));
@@ -512,11 +531,6 @@ static int run_phase(const struct stress_opts *o, const struct engine *e,
 		w[i].gemm = e->gemm;
 		w[i].engine_ctx = e->ctx;
 		w[i].stop = &stop;
-		for (c = 0; c < CHAINS; c++)
-			w[i].chain_ref[c] = stress_lcg_jump(chain_seed[c],
-							    CHAIN_MULT,
-							    CHAIN_PLUS,
-							    CHAIN_STEPS);
 		if (stress_gemm_init(&w[i].g, size, 0x5eed0000u + i)) {
 			snprintf(r->error, sizeof(r->error), "out of memory");
 			ret = -1;

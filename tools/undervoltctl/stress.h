@@ -52,6 +52,27 @@ int stress_gemm_verify(const struct stress_gemm *g, char *msg, size_t size);
 uint64_t stress_lcg_jump(uint64_t x, uint64_t mult, uint64_t plus,
 			 uint64_t steps);
 
+/*
+ * The multiply chains of one worker: four in lockstep keep the multiplier
+ * busy. A worker initialises them, steps them STRESS_CHAIN_STEPS times and
+ * checks the ends against the jumped-ahead values computed at init.
+ */
+#define STRESS_CHAINS		4
+#define STRESS_CHAIN_STEPS	(1u << 18)
+#define STRESS_CHAIN_MULT	0x5851f42d4c957f2dULL	/* odd */
+#define STRESS_CHAIN_PLUS	0x14057b7ef767814fULL
+
+struct stress_chains {
+	uint64_t x[STRESS_CHAINS];	/* where each chain is */
+	uint64_t end[STRESS_CHAINS];	/* where it must be after the steps */
+};
+
+void stress_chains_init(struct stress_chains *ch);
+void stress_chains_step(struct stress_chains *ch, unsigned int steps);
+/* 0 when every chain is at its end; otherwise -1 with the first in MSG. */
+int stress_chains_check(const struct stress_chains *ch, char *msg,
+			size_t size);
+
 enum stress_engine {
 	STRESS_ENGINE_AUTO,		/* OpenBLAS when it loads, else builtin */
 	STRESS_ENGINE_BUILTIN,

@@ -2,8 +2,10 @@
 /*
  * stress_test: unit tests of the load's verifiers (stress.c) with injected
  * faults. The expected products are computed here, by a plain triple loop
- * in 64-bit integers, not by the code under test. One TAP line per
- * property; exit status 1 when one fails.
+ * in 64-bit integers, and the chains by stepping one by one, not by the
+ * code under test. Faults in the chains go through the functions a worker
+ * uses (stress_chains_step and _check), fed a corrupted value. One TAP
+ * line per property; exit status 1 when one fails.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -53,15 +55,74 @@ static uint64_t step_naive(uint64_t x, uint64_t steps)
 	return x;
 }
 
-int main(void)
+static void test_chains(void)
 {
 	static const uint64_t steps[] = { 0, 1, 2, 3, 1000, 65537, 1u << 18 };
 	const uint64_t mult = 0x5851f42d4c957f2dULL;
 	const uint64_t plus = 0x14057b7ef767814fULL;
+	unsigned int detected = 0, tried = 0, i, c;
+	struct stress_chains ch, start;
+	uint64_t seed = 42;
+	char msg[200];
+	int ok = 1;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		ok &= stress_lcg_jump(12345, mult, plus, steps[i]) ==
+		      step_naive(12345, steps[i]);
+	check(ok, "the multiply chain's jump-ahead equals stepping one by one");
+
+	/* The worker's chains, against this file's own stepping, from where
+	 * init puts them and from anywhere else. */
+	stress_chains_init(&start);
+	ok = STRESS_CHAIN_MULT == mult && STRESS_CHAIN_PLUS == plus;
+	for (c = 0; c < STRESS_CHAINS; c++)
+		ok &= start.end[c] == step_naive(start.x[c], STRESS_CHAIN_STEPS);
+	ch = start;
+	stress_chains_step(&ch, 1000);
+	for (c = 0; c < STRESS_CHAINS; c++)
+		ok &= ch.x[c] == step_naive(start.x[c], 1000);
+	for (c = 0; c < STRESS_CHAINS; c++)
+		ch.x[c] = 1000 + c;
+	stress_chains_step(&ch, 1000);
+	for (c = 0; c < STRESS_CHAINS; c++)
+		ok &= ch.x[c] == step_naive(1000 + c, 1000);
+	ch = start;
+	stress_chains_step(&ch, STRESS_CHAIN_STEPS);
+	ok &= stress_chains_check(&ch, msg, sizeof(msg)) == 0;
+	check(ok, "the chains step and end as stepping one by one says");
+
+	/*
+	 * A flipped bit at a random step of a random chain, through the
+	 * worker's functions; first, of each chain, before the first step and
+	 * after the last.
+	 */
+	for (i = 0; i < 512; i++) {
+		uint64_t s = (seed = seed * 6364136223846793005ULL + 1) >> 11;
+		unsigned int at = (unsigned int)(s % (STRESS_CHAIN_STEPS + 1));
+		unsigned int bit = (unsigned int)(s >> 20) % 64;
+
+		c = (unsigned int)(s >> 30) % STRESS_CHAINS;
+		if (i < 2 * STRESS_CHAINS) {
+			at = i % 2 ? STRESS_CHAIN_STEPS : 0;
+			c = i / 2;
+		}
+		ch = start;
+		stress_chains_step(&ch, at);
+		ch.x[c] ^= 1ULL << bit;
+		stress_chains_step(&ch, STRESS_CHAIN_STEPS - at);
+		tried++;
+		detected += stress_chains_check(&ch, msg, sizeof(msg)) != 0;
+	}
+	printf("# %u of %u flipped chain steps detected\n", detected, tried);
+	check(detected == tried, "a flipped bit at any step of a chain fails "
+	      "the worker's check");
+}
+
+int main(void)
+{
 	struct stress_gemm g;
 	unsigned int detected = 0, tried = 0, e, bit, i;
 	char msg[200];
-	uint64_t seed = 42;
 	int ok;
 
 	if (stress_gemm_init(&g, 64, 7)) {
@@ -127,29 +188,7 @@ int main(void)
 	check(ok, "a sign flip of a zero entry (-0.0) is detected");
 	stress_gemm_free(&g);
 
-	ok = 1;
-	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
-		ok &= stress_lcg_jump(12345, mult, plus, steps[i]) ==
-		      step_naive(12345, steps[i]);
-	check(ok, "the multiply chain's jump-ahead equals stepping one by one");
-
-	/* A flipped bit anywhere in a chain changes its end. */
-	detected = tried = 0;
-	for (i = 0; i < 512; i++) {
-		uint64_t s = (seed = seed * 6364136223846793005ULL + 1) >> 33;
-		uint64_t at = s % 4096, x = 777, k;
-
-		bit = (unsigned int)(s >> 12) % 64;
-		for (k = 0; k < 4096; k++) {
-			if (k == at)
-				x ^= 1ULL << bit;
-			x = x * mult + plus;
-		}
-		tried++;
-		detected += x != stress_lcg_jump(777, mult, plus, 4096);
-	}
-	printf("# %u of %u flipped chain steps detected\n", detected, tried);
-	check(detected == tried, "a flipped bit at any step of a chain is detected");
+	test_chains();
 
 	{
 		struct stress_opts o = {
