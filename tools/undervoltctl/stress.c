@@ -2,10 +2,14 @@
 /*
  * stress.c: the self-checking load of undervoltctl tune and stress; see
  * stress.h for why each check finds a single flipped bit.
+ *
+ *	the problem		stress_gemm_init(), the references
+ *	the checks		stress_gemm_check_rows(), _cols(), the chains
+ *	the paths		plain C, AVX2, OpenBLAS (stress_mult_*)
+ *	the run			workers, phases, stress_run()
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -50,7 +54,6 @@ void stress_gemm_free(struct stress_gemm *g)
 {
 	free(g->a);
 	free(g->b);
-	free(g->c);
 	free(g->row_ref);
 	free(g->col_ref);
 	memset(g, 0, sizeof(*g));
@@ -66,8 +69,7 @@ int stress_gemm_init(struct stress_gemm *g, unsigned int n, uint64_t seed)
 		return -EINVAL;
 	g->n = n;
 	if (posix_memalign((void **)&g->a, 64, nn * sizeof(double)) ||
-	    posix_memalign((void **)&g->b, 64, nn * sizeof(double)) ||
-	    posix_memalign((void **)&g->c, 64, nn * sizeof(double)))
+	    posix_memalign((void **)&g->b, 64, nn * sizeof(double)))
 		goto nomem;
 	g->row_ref = calloc(n, sizeof(int64_t));
 	g->col_ref = calloc(n, sizeof(int64_t));
@@ -81,7 +83,6 @@ int stress_gemm_init(struct stress_gemm *g, unsigned int n, uint64_t seed)
 	for (i = 0; i < nn; i++) {
 		g->a[i] = random_entry(&seed);
 		g->b[i] = random_entry(&seed);
-		g->c[i] = 0;
 	}
 	/* e^T A and B e, then the references, all exact in int64_t. */
 	for (i = 0; i < n; i++)
@@ -103,65 +104,124 @@ nomem:
 	return -ENOMEM;
 }
 
-/* V as an exact integer, or false when it is not the bit pattern of one. */
-static bool exact_integer(double v, int64_t *out)
-{
-	uint64_t bits, want;
-	double back;
-	int64_t k;
+/*
+ * The checker runs after every panel, so it must cost little beside the
+ * product: entries two at a time in GCC's generic vectors, the width of
+ * SSE2, which every x86-64 has (no CPU probe, one checker for all paths),
+ * and no branch per entry.
+ */
+typedef double v2df __attribute__((vector_size(16)));
+typedef uint64_t v2du __attribute__((vector_size(16)));
 
-	/* |C| <= n * 2^40 <= 2^50: anything larger is already wrong. */
-	if (!isfinite(v) || fabs(v) > 0x1p51)
-		return false;
-	k = (int64_t)v;
-	back = (double)k;
-	memcpy(&bits, &v, sizeof(bits));
-	memcpy(&want, &back, sizeof(want));
-	*out = k;
-	return bits == want;
+/*
+ * Whether the 2 entries at P are exact integers below 2^51 in magnitude,
+ * and their values. v + 1.5 * 2^52 lies in [2^52, 2^53), where the doubles
+ * are the integers, exactly when |v| < 2^51 (NaN, infinity and larger
+ * values leave that exponent); its low bits are then v + 2^51, and
+ * subtracting 1.5 * 2^52 again gives back the same bits only when v was an
+ * integer (and not -0, which comes back as +0). Nothing here is a
+ * multiplication the compiler could fuse, and ISO C keeps the additions as
+ * written. Returns non-zero bits in the lane of a bad entry; K gets the
+ * values.
+ */
+static inline v2du exact2(const double *p, v2du *k)
+{
+	const v2df magic = { 0x1.8p52, 0x1.8p52 };
+	const v2du magic_bits = (v2du)magic;
+	const v2du exponent = { 0xfffULL << 52, 0xfffULL << 52 };
+	v2df v, t, back;
+
+	memcpy(&v, p, sizeof(v));
+	t = v + magic;
+	back = t - magic;
+	*k = (v2du)t - magic_bits;
+	return ((v2du)back ^ (v2du)v) | (((v2du)t ^ magic_bits) & exponent);
 }
 
-int stress_gemm_verify(const struct stress_gemm *g, char *msg, size_t size)
+/* The first bad entry of CI (C's row ROW), into MSG. */
+static void describe_entry(const double *ci, unsigned int n, unsigned int row,
+			   char *msg, size_t size)
+{
+	unsigned int j, l;
+	v2du k, bad;
+
+	for (j = 0; j < n; j += 2) {
+		bad = exact2(ci + j, &k);
+		for (l = 0; l < 2; l++) {
+			if (bad[l]) {
+				snprintf(msg, size, "matrix entry (%u,%u) is %a, "
+					 "not an exact integer", row, j + l,
+					 ci[j + l]);
+				return;
+			}
+		}
+	}
+	snprintf(msg, size, "row %u has an entry that is not an exact integer",
+		 row);
+}
+
+/* COL[J] and COL[J + 1] += K, in the lanes' unsigned arithmetic. */
+static inline void add_col(int64_t *col, v2du k)
+{
+	v2du acc;
+
+	memcpy(&acc, col, sizeof(acc));
+	acc += k;
+	memcpy(col, &acc, sizeof(acc));
+}
+
+int stress_gemm_check_rows(const struct stress_gemm *g, const double *c,
+			   size_t ldc, unsigned int row, unsigned int rows,
+			   int64_t *col, char *msg, size_t size)
 {
 	unsigned int n = g->n, i, j;
-	int64_t *col, row, k;
-	int ret = 0;
 
-	col = calloc(n, sizeof(*col));
-	if (!col) {
-		snprintf(msg, size, "out of memory while verifying");
-		return -1;
-	}
-	for (i = 0; i < n && !ret; i++) {
-		row = 0;
-		for (j = 0; j < n; j++) {
-			double v = g->c[(size_t)i * n + j];
+	for (i = 0; i < rows; i++) {
+		const double *ci = c + (size_t)i * ldc;
+		v2du bad = { 0 }, sum0 = { 0 }, sum1 = { 0 }, k0, k1;
+		int64_t total;
 
-			if (!exact_integer(v, &k)) {
-				snprintf(msg, size,
-					 "matrix entry (%u,%u) is %a, not an exact integer",
-					 i, j, v);
-				ret = -1;
-				break;
-			}
-			row += k;
-			col[j] += k;
+		/* Two independent chains of additions; n is a multiple of 8. */
+		for (j = 0; j < n; j += 4) {
+			bad |= exact2(ci + j, &k0) | exact2(ci + j + 2, &k1);
+			sum0 += k0;
+			sum1 += k1;
+			add_col(col + j, k0);
+			add_col(col + j + 2, k1);
 		}
-		if (!ret && row != g->row_ref[i]) {
+		if (bad[0] | bad[1]) {
+			describe_entry(ci, n, row + i, msg, size);
+			return -1;
+		}
+		/*
+		 * Unsigned lanes: the entries are in range, so the sum is the
+		 * row's (|sum| < n * 2^51), with no signed overflow on the way.
+		 */
+		sum0 += sum1;
+		total = (int64_t)(sum0[0] + sum0[1]);
+		if (total != g->row_ref[row + i]) {
 			snprintf(msg, size, "row %u sums to %" PRId64
-				 ", expected %" PRId64, i, row, g->row_ref[i]);
-			ret = -1;
+				 ", expected %" PRId64, row + i, total,
+				 g->row_ref[row + i]);
+			return -1;
 		}
 	}
-	for (j = 0; j < n && !ret; j++) {
+	return 0;
+}
+
+int stress_gemm_check_cols(const struct stress_gemm *g, const int64_t *col,
+			   char *msg, size_t size)
+{
+	unsigned int j;
+
+	for (j = 0; j < g->n; j++) {
 		if (col[j] != g->col_ref[j]) {
 			snprintf(msg, size, "column %u sums to %" PRId64
 				 ", expected %" PRId64, j, col[j], g->col_ref[j]);
-			ret = -1;
+			return -1;
 		}
 	}
-	free(col);
-	return ret;
+	return 0;
 }
 
 uint64_t stress_lcg_jump(uint64_t x, uint64_t mult, uint64_t plus,
@@ -231,8 +291,18 @@ int stress_chains_check(const struct stress_chains *ch, char *msg,
 	return 0;
 }
 
-/* The engines: C = A B for square row-major matrices. */
-typedef void (*gemm_fn)(const struct stress_gemm *g, void *engine_ctx);
+/* The paths: rows of C = A B for square row-major matrices. */
+struct stress_mult {
+	enum stress_path path;
+	const struct stress_gemm *g;
+	size_t ldc;
+	char name[48];
+	/* OpenBLAS, loaded at run time so that the tool does not need it. */
+	void *handle;
+	void (*dgemm)(int order, int transa, int transb, int m, int n, int k,
+		      double alpha, const double *a, int lda, const double *b,
+		      int ldb, double beta, double *c, int ldc);
+};
 
 #ifdef __x86_64__
 /*
@@ -240,14 +310,14 @@ typedef void (*gemm_fn)(const struct stress_gemm *g, void *engine_ctx);
  * and four broadcasts of A feed eight FMAs per step of k.
  */
 __attribute__((target("avx2,fma")))
-static void gemm_fma(const struct stress_gemm *g, void *unused)
+static void rows_fma(const struct stress_mult *m, unsigned int row,
+		     unsigned int rows, double *c)
 {
+	const struct stress_gemm *g = m->g;
 	unsigned int n = g->n, i, j, k, r;
-	const double *a = g->a, *b = g->b;
-	double *c = g->c;
+	const double *a = g->a + (size_t)row * n, *b = g->b;
 
-	(void)unused;
-	for (i = 0; i < n; i += 4) {
+	for (i = 0; i < rows; i += 4) {
 		for (j = 0; j < n; j += 8) {
 			__m256d acc[4][2];
 
@@ -266,9 +336,10 @@ static void gemm_fma(const struct stress_gemm *g, void *unused)
 				}
 			}
 			for (r = 0; r < 4; r++) {
-				_mm256_store_pd(c + (size_t)(i + r) * n + j, acc[r][0]);
-				_mm256_store_pd(c + (size_t)(i + r) * n + j + 4,
-						acc[r][1]);
+				double *ci = c + (size_t)(i + r) * m->ldc + j;
+
+				_mm256_storeu_pd(ci, acc[r][0]);
+				_mm256_storeu_pd(ci + 4, acc[r][1]);
 			}
 		}
 	}
@@ -276,18 +347,17 @@ static void gemm_fma(const struct stress_gemm *g, void *unused)
 #endif
 
 /* For CPUs without AVX2 and FMA: exact all the same, only slower. */
-static void gemm_plain(const struct stress_gemm *g, void *unused)
+static void rows_plain(const struct stress_mult *m, unsigned int row,
+		       unsigned int rows, double *c)
 {
+	const struct stress_gemm *g = m->g;
 	unsigned int n = g->n, i, j, k;
 
-	(void)unused;
-	for (i = 0; i < n; i++) {
-		double *c = g->c + (size_t)i * n;
-
+	for (i = 0; i < rows; i++, c += m->ldc) {
 		for (j = 0; j < n; j++)
 			c[j] = 0;
 		for (k = 0; k < n; k++) {
-			double aik = g->a[(size_t)i * n + k];
+			double aik = g->a[(size_t)(row + i) * n + k];
 			const double *b = g->b + (size_t)k * n;
 
 			for (j = 0; j < n; j++)
@@ -296,68 +366,207 @@ static void gemm_plain(const struct stress_gemm *g, void *unused)
 	}
 }
 
-/* OpenBLAS, loaded at run time so that the tool does not depend on it. */
-struct openblas {
-	void *handle;
-	void (*dgemm)(int order, int transa, int transb, int m, int n, int k,
-		      double alpha, const double *a, int lda, const double *b,
-		      int ldb, double beta, double *c, int ldc);
-};
-
 #define CBLAS_ROW_MAJOR		101
 #define CBLAS_NO_TRANS		111
 
-static void gemm_openblas(const struct stress_gemm *g, void *engine_ctx)
+static void rows_openblas(const struct stress_mult *m, unsigned int row,
+			  unsigned int rows, double *c)
 {
-	const struct openblas *ob = engine_ctx;
-	int n = (int)g->n;
+	int n = (int)m->g->n;
 
-	ob->dgemm(CBLAS_ROW_MAJOR, CBLAS_NO_TRANS, CBLAS_NO_TRANS, n, n, n,
-		  1.0, g->a, n, g->b, n, 0.0, g->c, n);
+	m->dgemm(CBLAS_ROW_MAJOR, CBLAS_NO_TRANS, CBLAS_NO_TRANS, (int)rows,
+		 n, n, 1.0, m->g->a + (size_t)row * n, n, m->g->b, n, 0.0, c,
+		 (int)m->ldc);
 }
 
-static int openblas_load(struct openblas *ob)
+void stress_mult_rows(const struct stress_mult *m, unsigned int row,
+		      unsigned int rows, double *c)
+{
+	switch (m->path) {
+	case STRESS_PATH_OPENBLAS:
+		rows_openblas(m, row, rows, c);
+		break;
+#ifdef __x86_64__
+	case STRESS_PATH_AVX2:
+		rows_fma(m, row, rows, c);
+		break;
+#endif
+	default:
+		rows_plain(m, row, rows, c);
+		break;
+	}
+}
+
+static int openblas_load(struct stress_mult *m, char *msg, size_t size)
 {
 #ifdef UNDERVOLTCTL_NO_DLOPEN
-	(void)ob;
+	(void)m;
+	snprintf(msg, size, "this build of undervoltctl cannot load OpenBLAS");
 	return -1;
 #else
 	void (*set_threads)(int);
 
-	ob->handle = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
-	if (!ob->handle)
+	m->handle = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+	if (!m->handle) {
+		snprintf(msg, size, "OpenBLAS (libopenblas.so.0) could not be "
+			 "loaded; install libopenblas0 or use the builtin engine");
 		return -1;
-	*(void **)&ob->dgemm = dlsym(ob->handle, "cblas_dgemm");
-	*(void **)&set_threads = dlsym(ob->handle, "openblas_set_num_threads");
-	if (!ob->dgemm || !set_threads) {
-		dlclose(ob->handle);
-		ob->handle = NULL;
+	}
+	*(void **)&m->dgemm = dlsym(m->handle, "cblas_dgemm");
+	*(void **)&set_threads = dlsym(m->handle, "openblas_set_num_threads");
+	if (!m->dgemm || !set_threads) {
+		snprintf(msg, size, "libopenblas.so.0 has no cblas_dgemm or "
+			 "openblas_set_num_threads");
+		dlclose(m->handle);
+		m->handle = NULL;
 		return -1;
 	}
 	/* One thread per call: the workers are the parallelism. */
 	set_threads(1);
+	snprintf(m->name, sizeof(m->name), "openblas");
 	return 0;
 #endif
 }
 
-static void openblas_unload(struct openblas *ob)
+/*
+ * Whether the CPU (and the kernel, which must save the registers) has
+ * what a path needs. libgcc's probe reads CPUID and XGETBV once; asking
+ * again is cheap, so nothing is kept here.
+ */
+static bool path_supported(enum stress_path path)
 {
-#ifndef UNDERVOLTCTL_NO_DLOPEN
-	if (ob->handle)
-		dlclose(ob->handle);
+#ifdef __x86_64__
+	__builtin_cpu_init();
+	if (path == STRESS_PATH_AVX2)
+		return __builtin_cpu_supports("avx2") &&
+		       __builtin_cpu_supports("fma");
 #endif
-	ob->handle = NULL;
+	return path == STRESS_PATH_PLAIN || path == STRESS_PATH_OPENBLAS;
 }
 
+void stress_mult_free(struct stress_mult *m)
+{
+	if (!m)
+		return;
+#ifndef UNDERVOLTCTL_NO_DLOPEN
+	if (m->handle)
+		dlclose(m->handle);
+#endif
+	free(m);
+}
+
+struct stress_mult *stress_mult_new(enum stress_path path,
+				    const struct stress_gemm *g, char *msg,
+				    size_t size)
+{
+	static const char *const names[] = {
+		[STRESS_PATH_PLAIN] = "plain",
+		[STRESS_PATH_AVX2] = "avx2",
+	};
+	struct stress_mult *m;
+
+	if (path >= STRESS_PATH_COUNT || !path_supported(path)) {
+		snprintf(msg, size, "this CPU cannot run the %s path",
+			 path < STRESS_PATH_OPENBLAS ? names[path] : "given");
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		goto nomem;
+	m->path = path;
+	m->g = g;
+	m->ldc = g->n;
+	if (path == STRESS_PATH_OPENBLAS) {
+		if (openblas_load(m, msg, size)) {
+			free(m);
+			return NULL;
+		}
+		return m;
+	}
+	snprintf(m->name, sizeof(m->name), "builtin (%s)", names[path]);
+	return m;
+nomem:
+	snprintf(msg, size, "out of memory");
+	return NULL;
+}
+
+const char *stress_mult_name(const struct stress_mult *m)
+{
+	return m->name;
+}
+
+size_t stress_mult_ldc(const struct stress_mult *m)
+{
+	return m->ldc;
+}
+
+/* The best builtin path this CPU has. */
+static struct stress_mult *builtin_new(const struct stress_gemm *g,
+				       char *msg, size_t size)
+{
+	static const enum stress_path best_first[] = {
+		STRESS_PATH_AVX2, STRESS_PATH_PLAIN,
+	};
+	struct stress_mult *m = NULL;
+	size_t i;
+
+	for (i = 0; !m && i < sizeof(best_first) / sizeof(best_first[0]); i++)
+		m = stress_mult_new(best_first[i], g, msg, size);
+	return m;
+}
+
+/* The path of an engine, made ready for G. */
+static struct stress_mult *engine_new(enum stress_engine e,
+				      const struct stress_gemm *g, char *msg,
+				      size_t size)
+{
+	struct stress_mult *m = NULL;
+
+	if (e != STRESS_ENGINE_BUILTIN)
+		m = stress_mult_new(STRESS_PATH_OPENBLAS, g, msg, size);
+	if (!m && e != STRESS_ENGINE_OPENBLAS)
+		m = builtin_new(g, msg, size);
+	return m;
+}
+
+int stress_engine_parse(const char *name, enum stress_engine *e)
+{
+	static const char *const names[] = {
+		[STRESS_ENGINE_AUTO] = "auto",
+		[STRESS_ENGINE_BUILTIN] = "builtin",
+		[STRESS_ENGINE_OPENBLAS] = "openblas",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(name, names[i]) == 0) {
+			*e = (enum stress_engine)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static double now_s(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The run: one worker per CPU, each with its own C and column sums. */
 struct worker {
 	pthread_t thread;
 	bool started;
 	int cpu;			/* pinned to it, or -1 */
-	struct stress_gemm g;
-	gemm_fn gemm;
-	void *engine_ctx;
+	const struct stress_gemm *g;
+	const struct stress_mult *m;
+	double *c;			/* one panel */
+	int64_t *col;			/* the product's column sums so far */
 	atomic_bool *stop;
-	atomic_ullong progress;		/* bumped after each step */
+	atomic_ullong progress;		/* bumped after each panel and chain */
+	atomic_ullong rows;		/* of C computed and checked */
 	atomic_ullong gemms, chains;
 	atomic_uint wrong;
 	atomic_bool done;
@@ -374,9 +583,37 @@ static bool run_chains(struct worker *w)
 	return stress_chains_check(&ch, w->error, sizeof(w->error)) == 0;
 }
 
+/*
+ * One product, panel by panel, each checked as soon as it is computed; the
+ * stop flag is seen between panels. 1 when the whole product was computed
+ * and checked, 0 when stopped before, -1 on a wrong result.
+ */
+static int run_product(struct worker *w)
+{
+	unsigned int n = w->g->n, row, rows;
+	size_t ldc = stress_mult_ldc(w->m);
+
+	memset(w->col, 0, n * sizeof(*w->col));
+	for (row = 0; row < n; row += rows) {
+		rows = n - row < STRESS_PANEL_ROWS ? n - row : STRESS_PANEL_ROWS;
+		if (atomic_load(w->stop))
+			return 0;
+		stress_mult_rows(w->m, row, rows, w->c);
+		if (stress_gemm_check_rows(w->g, w->c, ldc, row, rows, w->col,
+					   w->error, sizeof(w->error)))
+			return -1;
+		atomic_fetch_add(&w->rows, rows);
+		atomic_fetch_add(&w->progress, 1);
+	}
+	if (stress_gemm_check_cols(w->g, w->col, w->error, sizeof(w->error)))
+		return -1;
+	return 1;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
+	int ret;
 
 	if (w->cpu >= 0) {
 		cpu_set_t set;
@@ -386,15 +623,14 @@ static void *worker_main(void *arg)
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
 	while (!atomic_load(w->stop)) {
-		w->gemm(&w->g, w->engine_ctx);
-		if (stress_gemm_verify(&w->g, w->error, sizeof(w->error))) {
+		ret = run_product(w);
+		if (ret < 0) {
 			atomic_fetch_add(&w->wrong, 1);
 			break;
 		}
-		atomic_fetch_add(&w->gemms, 1);
-		atomic_fetch_add(&w->progress, 1);
-		if (atomic_load(w->stop))
+		if (ret == 0 || atomic_load(w->stop))
 			break;
+		atomic_fetch_add(&w->gemms, 1);
 		if (!run_chains(w)) {
 			atomic_fetch_add(&w->wrong, 1);
 			break;
@@ -404,14 +640,6 @@ static void *worker_main(void *arg)
 	}
 	atomic_store(&w->done, true);
 	return NULL;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void sleep_ns(long ns)
@@ -436,218 +664,252 @@ static int allowed_cpus(int *cpus, int max)
 	return n;
 }
 
-int stress_engine_parse(const char *name, enum stress_engine *e)
+/*
+ * Seconds of this thread's CPU time for one panel of PATH at size N, or -1.
+ * CPU time, not wall time: the size then depends on the engine and the
+ * CPU, not on what else runs at the moment, and a run is reproducible.
+ * The second of two panels, so that page faults and cold caches do not
+ * count.
+ */
+static double panel_seconds(enum stress_path path, unsigned int n)
 {
-	static const char *const names[] = {
-		[STRESS_ENGINE_AUTO] = "auto",
-		[STRESS_ENGINE_BUILTIN] = "builtin",
-		[STRESS_ENGINE_OPENBLAS] = "openblas",
-	};
-	size_t i;
+	unsigned int rows = n < STRESS_PANEL_ROWS ? n : STRESS_PANEL_ROWS;
+	struct stress_mult *m;
+	struct stress_gemm g;
+	double *c, t = -1;
+	char msg[160];
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (strcmp(name, names[i]) == 0) {
-			*e = (enum stress_engine)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-struct engine {
-	const char *name;
-	gemm_fn gemm;
-	void *ctx;
-	struct openblas ob;
-};
-
-static int engine_pick(enum stress_engine want, struct engine *e, char *msg,
-		       size_t size)
-{
-	memset(e, 0, sizeof(*e));
-	if (want != STRESS_ENGINE_BUILTIN && openblas_load(&e->ob) == 0) {
-		e->name = "openblas";
-		e->gemm = gemm_openblas;
-		e->ctx = &e->ob;
-		return 0;
-	}
-	if (want == STRESS_ENGINE_OPENBLAS) {
-		snprintf(msg, size, "OpenBLAS (libopenblas.so.0) could not be "
-			 "loaded; install libopenblas0 or use the builtin engine");
+	if (stress_gemm_init(&g, n, 1))
 		return -1;
+	m = stress_mult_new(path, &g, msg, sizeof(msg));
+	c = m ? malloc(rows * stress_mult_ldc(m) * sizeof(*c)) : NULL;
+	if (c) {
+		stress_mult_rows(m, 0, rows, c);
+		t = now_s(CLOCK_THREAD_CPUTIME_ID);
+		stress_mult_rows(m, 0, rows, c);
+		t = now_s(CLOCK_THREAD_CPUTIME_ID) - t;
 	}
-	e->name = "builtin";
-	e->gemm = gemm_plain;
-#ifdef __x86_64__
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-		e->gemm = gemm_fma;
-#endif
-	return 0;
+	free(c);
+	stress_mult_free(m);
+	stress_gemm_free(&g);
+	return t;
 }
 
-/* Largest size whose one multiplication takes under 50 ms, at least 64. */
-static unsigned int pick_size(const struct engine *e)
+/*
+ * The largest size whose panel takes at most 50 ms, so that a worker sees
+ * its stop flag that often; larger products run closer to the CPU's peak.
+ * Sizes are 3 * 2^k, up to STRESS_MAX_N.
+ */
+static unsigned int pick_size(enum stress_path path)
 {
-	unsigned int n = 64;
+	unsigned int n = 48;
+	double t;
 
-	while (n < 512) {
-		struct stress_gemm g;
-		double t;
-
-		if (stress_gemm_init(&g, n * 2, 1))
-			break;
-		t = now_s();
-		e->gemm(&g, e->ctx);
-		t = now_s() - t;
-		stress_gemm_free(&g);
-		if (t > 0.05)
+	while (n * 2 <= STRESS_MAX_N) {
+		t = panel_seconds(path, n * 2);
+		if (t < 0 || t > 0.05)
 			break;
 		n *= 2;
 	}
 	return n;
 }
 
-/* One phase: a worker on each CPU in CPUS (N of them) for SECONDS. */
-static int run_phase(const struct stress_opts *o, const struct engine *e,
-		     unsigned int size, const int *cpus, int n, double seconds,
-		     struct stress_result *r)
+/* What the workers of a phase share; on the heap, as a stalled worker
+ * may outlive the phase. */
+struct phase {
+	atomic_bool stop;
+	int n;
+	struct worker w[];
+};
+
+static void phase_free(struct phase *p)
 {
-	struct worker *w = calloc(n, sizeof(*w));
-	atomic_bool stop = false;
+	int i;
+
+	for (i = 0; i < p->n; i++) {
+		free(p->w[i].c);
+		free(p->w[i].col);
+	}
+	free(p);
+}
+
+/* One phase: a worker on each CPU in CPUS (N of them) for SECONDS. */
+static int run_phase(const struct stress_opts *o, const struct stress_gemm *g,
+		     const struct stress_mult *m, const int *cpus, int n,
+		     double seconds, struct stress_result *r)
+{
+	struct phase *p = calloc(1, sizeof(*p) + n * sizeof(p->w[0]));
 	unsigned long long *last;
 	double *since, start, t;
 	int i, ret = 0;
 
 	last = calloc(n, sizeof(*last));
 	since = calloc(n, sizeof(*since));
-	if (!w || !last || !since) {
+	if (!p || !last || !since) {
 		snprintf(r->error, sizeof(r->error), "out of memory");
 		ret = -1;
 		goto out;
 	}
+	p->n = n;
 	for (i = 0; i < n; i++) {
-		w[i].cpu = cpus[i];
-		w[i].gemm = e->gemm;
-		w[i].engine_ctx = e->ctx;
-		w[i].stop = &stop;
-		if (stress_gemm_init(&w[i].g, size, 0x5eed0000u + i)) {
+		struct worker *w = &p->w[i];
+
+		w->cpu = cpus[i];
+		w->g = g;
+		w->m = m;
+		w->stop = &p->stop;
+		w->c = malloc(STRESS_PANEL_ROWS * stress_mult_ldc(m) *
+			      sizeof(*w->c));
+		w->col = malloc(g->n * sizeof(*w->col));
+		if (!w->c || !w->col) {
 			snprintf(r->error, sizeof(r->error), "out of memory");
 			ret = -1;
 			goto out;
 		}
 	}
-	start = now_s();
+	start = now_s(CLOCK_MONOTONIC);
 	for (i = 0; i < n; i++) {
-		if (pthread_create(&w[i].thread, NULL, worker_main, &w[i])) {
+		if (pthread_create(&p->w[i].thread, NULL, worker_main,
+				   &p->w[i])) {
 			snprintf(r->error, sizeof(r->error),
 				 "cannot start a worker thread");
-			atomic_store(&stop, true);
+			atomic_store(&p->stop, true);
 			ret = -1;
 			break;
 		}
-		w[i].started = true;
+		p->w[i].started = true;
 		since[i] = start;
 	}
 	while (!ret) {
 		bool all_done = true;
 
 		sleep_ns(POLL_NS);
-		t = now_s();
+		t = now_s(CLOCK_MONOTONIC);
 		for (i = 0; i < n; i++) {
-			unsigned long long p = atomic_load(&w[i].progress);
+			struct worker *w = &p->w[i];
+			unsigned long long prog = atomic_load(&w->progress);
 
-			if (atomic_load(&w[i].wrong)) {
+			if (atomic_load(&w->wrong)) {
 				if (!r->error[0])
 					snprintf(r->error, sizeof(r->error),
-						 "CPU %d: %s", w[i].cpu, w[i].error);
+						 "CPU %d: %s", w->cpu, w->error);
 				r->wrong++;
-				atomic_store(&w[i].wrong, 0);
+				atomic_store(&w->wrong, 0);
 			}
-			if (!atomic_load(&w[i].done))
+			if (!atomic_load(&w->done))
 				all_done = false;
-			if (p != last[i]) {
-				last[i] = p;
+			if (prog != last[i]) {
+				last[i] = prog;
 				since[i] = t;
-			} else if (!atomic_load(&w[i].done) &&
+			} else if (!atomic_load(&w->done) &&
 				   t - since[i] > o->stall_seconds) {
 				if (!r->error[0])
 					snprintf(r->error, sizeof(r->error),
 						 "CPU %d: the worker made no progress for %.0f s",
-						 w[i].cpu, t - since[i]);
+						 w->cpu, t - since[i]);
 				r->stalled++;
 				since[i] = t;
 			}
 		}
 		if (r->wrong || r->stalled)
-			atomic_store(&stop, true);
-		if (o->should_stop && !atomic_load(&stop) &&
+			atomic_store(&p->stop, true);
+		if (o->should_stop && !atomic_load(&p->stop) &&
 		    o->should_stop(o->ctx)) {
 			r->stopped = true;
-			atomic_store(&stop, true);
+			atomic_store(&p->stop, true);
 		}
 		if (t - start >= seconds)
-			atomic_store(&stop, true);
-		if (atomic_load(&stop) && all_done)
+			atomic_store(&p->stop, true);
+		if (atomic_load(&p->stop) && all_done)
 			break;
 		/* A stalled worker never returns: do not wait for it. */
-		if (atomic_load(&stop) && r->stalled && t - start >= seconds)
+		if (atomic_load(&p->stop) && r->stalled && t - start >= seconds)
 			break;
-		if (atomic_load(&stop) && t - start > seconds + o->stall_seconds)
+		if (atomic_load(&p->stop) &&
+		    t - start > seconds + o->stall_seconds)
 			break;
 	}
-	r->seconds += now_s() - start;
+	r->seconds += now_s(CLOCK_MONOTONIC) - start;
 out:
-	for (i = 0; w && i < n; i++) {
-		if (w[i].started) {
-			if (atomic_load(&w[i].done))
-				pthread_join(w[i].thread, NULL);
+	for (i = 0; p && i < n; i++) {
+		struct worker *w = &p->w[i];
+
+		if (w->started) {
+			if (atomic_load(&w->done))
+				pthread_join(w->thread, NULL);
 			else
-				pthread_detach(w[i].thread);
+				pthread_detach(w->thread);
 		}
-		r->gemms += atomic_load(&w[i].gemms);
-		r->chains += atomic_load(&w[i].chains);
-		r->flops += 2.0 * size * size * size * atomic_load(&w[i].gemms);
-		/* A detached worker still uses its matrices. */
-		if (!w[i].started || atomic_load(&w[i].done))
-			stress_gemm_free(&w[i].g);
+		r->gemms += atomic_load(&w->gemms);
+		r->chains += atomic_load(&w->chains);
+		r->flops += 2.0 * g->n * g->n * atomic_load(&w->rows);
 	}
-	free(w);
+	/* A worker left behind by a stall still uses the phase. */
+	if (p && !r->stalled)
+		phase_free(p);
 	free(last);
 	free(since);
 	return ret;
 }
 
+/* G at size N and engine E's path for it, or NULL with MSG. */
+static struct stress_mult *problem_new(struct stress_gemm *g, unsigned int n,
+				       uint64_t seed, enum stress_engine e,
+				       char *msg, size_t size)
+{
+	struct stress_mult *m;
+
+	if (stress_gemm_init(g, n, seed)) {
+		snprintf(msg, size, "out of memory");
+		return NULL;
+	}
+	m = engine_new(e, g, msg, size);
+	if (!m)
+		stress_gemm_free(g);
+	return m;
+}
+
 int stress_run(const struct stress_opts *o, struct stress_result *r)
 {
 	int cpus[MAX_WORKERS], ncpus, i, ret;
-	struct engine e;
 	unsigned int size;
+	struct stress_mult *m;
+	struct stress_gemm g;
 	double each;
 
 	memset(r, 0, sizeof(*r));
-	if (engine_pick(o->engine, &e, r->error, sizeof(r->error)))
-		return -1;
-	r->engine = e.name;
 	ncpus = allowed_cpus(cpus, MAX_WORKERS);
 	if (ncpus <= 0) {
 		snprintf(r->error, sizeof(r->error), "no CPU to run on");
-		openblas_unload(&e.ob);
 		return -1;
 	}
-	size = o->n ? o->n : pick_size(&e);
+	/* Which path, on a small problem, before the sizing uses it. */
+	m = problem_new(&g, 48, 1, o->engine, r->error, sizeof(r->error));
+	if (!m)
+		return -1;
+	/* Kept until the size is known, so that OpenBLAS stays loaded. */
+	size = o->n ? o->n : pick_size(m->path);
+	stress_mult_free(m);
+	stress_gemm_free(&g);
 	r->n = size;
+	m = problem_new(&g, size, 0x5eed0000u, o->engine, r->error,
+			sizeof(r->error));
+	if (!m)
+		return -1;
+	snprintf(r->engine, sizeof(r->engine), "%s", stress_mult_name(m));
 	each = o->all_cores_only ? o->seconds : o->seconds / 2;
-	ret = run_phase(o, &e, size, cpus, ncpus, each, r);
+	ret = run_phase(o, &g, m, cpus, ncpus, each, r);
 	for (i = 0; !o->all_cores_only && !ret && i < ncpus; i++) {
 		if (r->wrong || r->stalled || r->stopped)
 			break;
 		sleep_ns(PHASE_GAP_NS);
-		ret = run_phase(o, &e, size, &cpus[i], 1,
-				o->seconds / 2 / ncpus, r);
+		ret = run_phase(o, &g, m, &cpus[i], 1, o->seconds / 2 / ncpus,
+				r);
 	}
-	/* Workers left behind by a stall may still call into OpenBLAS. */
-	if (!r->stalled)
-		openblas_unload(&e.ob);
+	/* Workers left behind by a stall may still use both. */
+	if (!r->stalled) {
+		stress_mult_free(m);
+		stress_gemm_free(&g);
+	}
 	return ret;
 }
