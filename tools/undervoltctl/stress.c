@@ -5,7 +5,8 @@
  *
  *	the problem		stress_gemm_init(), the references
  *	the checks		stress_gemm_check_rows(), _cols(), the chains
- *	the paths		plain C, AVX2, OpenBLAS (stress_mult_*)
+ *	the paths		plain C; AVX2, AVX-512 kernels on packed copies;
+ *				OpenBLAS (stress_mult_*)
  *	the run			workers, phases, stress_run()
  */
 #include <errno.h>
@@ -31,6 +32,12 @@
 #define PHASE_GAP_NS		200000000L	/* idle between load phases */
 #define POLL_NS			100000000L
 #define MAX_WORKERS		256
+/*
+ * C's rows are padded to a multiple of this: a whole number of the widest
+ * kernel's column strips (24), so that no kernel needs an edge case, and a
+ * multiple of 8 doubles, so that the checker's vectors never straddle.
+ */
+#define LDC_ALIGN		24
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -291,12 +298,29 @@ int stress_chains_check(const struct stress_chains *ch, char *msg,
 	return 0;
 }
 
-/* The paths: rows of C = A B for square row-major matrices. */
+/*
+ * The paths. The builtin kernels follow the usual structure of a fast
+ * GEMM: A and B are copied once per run into "packed" strips (MR rows of A
+ * by k, k by NR columns of B, contiguous in the order the kernel reads
+ * them), the k dimension is cut into blocks of KC so that one strip of B
+ * stays in L1 while the panel's strips of A stream from L2, and the kernel
+ * keeps an MR x NR tile of C in registers for a whole block. The packed
+ * copies are read-only and shared by the workers; a wrong copy gives wrong
+ * products, which the checks (against references computed from A and B)
+ * find.
+ */
+typedef void (*kernel_fn)(unsigned int kc, const double *a, const double *b,
+			  double *c, size_t ldc, bool first);
+
 struct stress_mult {
 	enum stress_path path;
 	const struct stress_gemm *g;
 	size_t ldc;
 	char name[48];
+	/* The builtin kernels. */
+	unsigned int mr, nr, kc, mc;
+	kernel_fn kernel;
+	double *ap, *bp;		/* packed A (n x n), B (n x ldc) */
 	/* OpenBLAS, loaded at run time so that the tool does not need it. */
 	void *handle;
 	void (*dgemm)(int order, int transa, int transb, int m, int n, int k,
@@ -306,45 +330,141 @@ struct stress_mult {
 
 #ifdef __x86_64__
 /*
- * 4 rows by 8 columns of C in eight 256-bit accumulators: two loads of B
- * and four broadcasts of A feed eight FMAs per step of k.
+ * 4 rows by 12 columns of C in twelve 256-bit accumulators (of the 16
+ * registers): per step of k, three loads of B and four broadcasts of A
+ * feed twelve FMAs, enough independent ones to cover the FMA latency on
+ * two ports.
  */
 __attribute__((target("avx2,fma")))
-static void rows_fma(const struct stress_mult *m, unsigned int row,
-		     unsigned int rows, double *c)
+static void kernel_avx2(unsigned int kc, const double *a, const double *b,
+			double *c, size_t ldc, bool first)
 {
-	const struct stress_gemm *g = m->g;
-	unsigned int n = g->n, i, j, k, r;
-	const double *a = g->a + (size_t)row * n, *b = g->b;
+	__m256d acc[4][3];
+	unsigned int k, r, v;
 
-	for (i = 0; i < rows; i += 4) {
-		for (j = 0; j < n; j += 8) {
-			__m256d acc[4][2];
+	_Pragma("GCC unroll 8")
+	for (r = 0; r < 4; r++)
+		_Pragma("GCC unroll 8")
+		for (v = 0; v < 3; v++)
+			acc[r][v] = _mm256_setzero_pd();
+	for (k = 0; k < kc; k++) {
+		__m256d b0 = _mm256_load_pd(b), b1 = _mm256_load_pd(b + 4);
+		__m256d b2 = _mm256_load_pd(b + 8);
 
-			for (r = 0; r < 4; r++)
-				acc[r][0] = acc[r][1] = _mm256_setzero_pd();
-			for (k = 0; k < n; k++) {
-				__m256d b0 = _mm256_load_pd(b + (size_t)k * n + j);
-				__m256d b1 = _mm256_load_pd(b + (size_t)k * n + j + 4);
+		_Pragma("GCC unroll 8")
+		for (r = 0; r < 4; r++) {
+			__m256d ar = _mm256_broadcast_sd(a + r);
 
-				for (r = 0; r < 4; r++) {
-					__m256d av = _mm256_broadcast_sd(
-						a + (size_t)(i + r) * n + k);
+			acc[r][0] = _mm256_fmadd_pd(ar, b0, acc[r][0]);
+			acc[r][1] = _mm256_fmadd_pd(ar, b1, acc[r][1]);
+			acc[r][2] = _mm256_fmadd_pd(ar, b2, acc[r][2]);
+		}
+		a += 4;
+		b += 12;
+	}
+	_Pragma("GCC unroll 8")
+	for (r = 0; r < 4; r++, c += ldc)
+		_Pragma("GCC unroll 8")
+		for (v = 0; v < 3; v++) {
+			__m256d x = acc[r][v];
 
-					acc[r][0] = _mm256_fmadd_pd(av, b0, acc[r][0]);
-					acc[r][1] = _mm256_fmadd_pd(av, b1, acc[r][1]);
-				}
-			}
-			for (r = 0; r < 4; r++) {
-				double *ci = c + (size_t)(i + r) * m->ldc + j;
+			if (!first)
+				x = _mm256_add_pd(x, _mm256_loadu_pd(c + 4 * v));
+			_mm256_storeu_pd(c + 4 * v, x);
+		}
+}
 
-				_mm256_storeu_pd(ci, acc[r][0]);
-				_mm256_storeu_pd(ci + 4, acc[r][1]);
+/*
+ * 8 rows by 24 columns in twenty-four 512-bit accumulators (of 32): per
+ * step of k, three loads of B and eight broadcasts of A for twenty-four
+ * FMAs. Compiled for AVX-512F alone and called only when the CPU has it,
+ * so that the binary still runs where it does not (AVX2 laptops, QEMU's
+ * TCG).
+ */
+__attribute__((target("avx512f")))
+static void kernel_avx512(unsigned int kc, const double *a, const double *b,
+			  double *c, size_t ldc, bool first)
+{
+	__m512d acc[8][3];
+	unsigned int k, r, v;
+
+	_Pragma("GCC unroll 8")
+	for (r = 0; r < 8; r++)
+		_Pragma("GCC unroll 8")
+		for (v = 0; v < 3; v++)
+			acc[r][v] = _mm512_setzero_pd();
+	for (k = 0; k < kc; k++) {
+		__m512d b0 = _mm512_load_pd(b), b1 = _mm512_load_pd(b + 8);
+		__m512d b2 = _mm512_load_pd(b + 16);
+
+		_Pragma("GCC unroll 8")
+		for (r = 0; r < 8; r++) {
+			__m512d ar = _mm512_set1_pd(a[r]);
+
+			acc[r][0] = _mm512_fmadd_pd(ar, b0, acc[r][0]);
+			acc[r][1] = _mm512_fmadd_pd(ar, b1, acc[r][1]);
+			acc[r][2] = _mm512_fmadd_pd(ar, b2, acc[r][2]);
+		}
+		a += 8;
+		b += 24;
+	}
+	_Pragma("GCC unroll 8")
+	for (r = 0; r < 8; r++, c += ldc)
+		_Pragma("GCC unroll 8")
+		for (v = 0; v < 3; v++) {
+			__m512d x = acc[r][v];
+
+			if (!first)
+				x = _mm512_add_pd(x, _mm512_loadu_pd(c + 8 * v));
+			_mm512_storeu_pd(c + 8 * v, x);
+		}
+}
+#endif
+
+/* Strips of MR rows of A: strip s holds A[s MR + r][k] at (k MR + r). */
+static void pack_a(const struct stress_gemm *g, unsigned int mr, double *ap)
+{
+	unsigned int n = g->n, s, k, r;
+
+	for (s = 0; s < n / mr; s++)
+		for (k = 0; k < n; k++)
+			for (r = 0; r < mr; r++)
+				*ap++ = g->a[(size_t)(s * mr + r) * n + k];
+}
+
+/* Strips of NR columns of B, zeros past column n: B[k][t NR + j] at k NR + j. */
+static void pack_b(const struct stress_gemm *g, unsigned int nr, size_t ldc,
+		   double *bp)
+{
+	unsigned int n = g->n, t, k, j;
+
+	for (t = 0; t < ldc / nr; t++)
+		for (k = 0; k < n; k++)
+			for (j = 0; j < nr; j++)
+				*bp++ = t * nr + j < n ?
+					g->b[(size_t)k * n + t * nr + j] : 0;
+}
+
+static void rows_packed(const struct stress_mult *m, unsigned int row,
+			unsigned int rows, double *c)
+{
+	unsigned int n = m->g->n, mr = m->mr, nr = m->nr, pc, kb, ic, mb, t, s;
+
+	for (pc = 0; pc < n; pc += m->kc) {
+		kb = n - pc < m->kc ? n - pc : m->kc;
+		for (ic = row; ic < row + rows; ic += mb) {
+			mb = row + rows - ic < m->mc ? row + rows - ic : m->mc;
+			for (t = 0; t < m->ldc / nr; t++) {
+				const double *b = m->bp + ((size_t)t * n + pc) * nr;
+
+				for (s = ic / mr; s < (ic + mb) / mr; s++)
+					m->kernel(kb, m->ap + ((size_t)s * n + pc) * mr,
+						  b, c + (size_t)(s * mr - row) *
+						  m->ldc + t * nr, m->ldc, pc == 0);
 			}
 		}
 	}
 }
-#endif
 
 /* For CPUs without AVX2 and FMA: exact all the same, only slower. */
 static void rows_plain(const struct stress_mult *m, unsigned int row,
@@ -386,11 +506,10 @@ void stress_mult_rows(const struct stress_mult *m, unsigned int row,
 	case STRESS_PATH_OPENBLAS:
 		rows_openblas(m, row, rows, c);
 		break;
-#ifdef __x86_64__
 	case STRESS_PATH_AVX2:
-		rows_fma(m, row, rows, c);
+	case STRESS_PATH_AVX512:
+		rows_packed(m, row, rows, c);
 		break;
-#endif
 	default:
 		rows_plain(m, row, rows, c);
 		break;
@@ -440,6 +559,8 @@ static bool path_supported(enum stress_path path)
 	if (path == STRESS_PATH_AVX2)
 		return __builtin_cpu_supports("avx2") &&
 		       __builtin_cpu_supports("fma");
+	if (path == STRESS_PATH_AVX512)
+		return __builtin_cpu_supports("avx512f");
 #endif
 	return path == STRESS_PATH_PLAIN || path == STRESS_PATH_OPENBLAS;
 }
@@ -452,6 +573,8 @@ void stress_mult_free(struct stress_mult *m)
 	if (m->handle)
 		dlclose(m->handle);
 #endif
+	free(m->ap);
+	free(m->bp);
 	free(m);
 }
 
@@ -462,6 +585,7 @@ struct stress_mult *stress_mult_new(enum stress_path path,
 	static const char *const names[] = {
 		[STRESS_PATH_PLAIN] = "plain",
 		[STRESS_PATH_AVX2] = "avx2",
+		[STRESS_PATH_AVX512] = "avx512",
 	};
 	struct stress_mult *m;
 
@@ -475,7 +599,7 @@ struct stress_mult *stress_mult_new(enum stress_path path,
 		goto nomem;
 	m->path = path;
 	m->g = g;
-	m->ldc = g->n;
+	m->ldc = (g->n + LDC_ALIGN - 1) / LDC_ALIGN * LDC_ALIGN;
 	if (path == STRESS_PATH_OPENBLAS) {
 		if (openblas_load(m, msg, size)) {
 			free(m);
@@ -484,6 +608,38 @@ struct stress_mult *stress_mult_new(enum stress_path path,
 		return m;
 	}
 	snprintf(m->name, sizeof(m->name), "builtin (%s)", names[path]);
+#ifdef __x86_64__
+	/*
+	 * The blocks: a strip of B (KC x NR, 24 or 36 KiB) stays in L1 (32
+	 * KiB on Haswell to Skylake, 48 KiB from Ice Lake on) while it meets
+	 * MC rows of A (MC x KC, 192 KiB), which stay in L2 (256 KiB on
+	 * Skylake laptops, 512 KiB or more from Ice Lake on).
+	 */
+	if (path == STRESS_PATH_AVX2) {
+		m->mr = 4;
+		m->nr = 12;
+		m->kc = 256;
+		m->mc = 96;
+		m->kernel = kernel_avx2;
+	} else if (path == STRESS_PATH_AVX512) {
+		m->mr = 8;
+		m->nr = 24;
+		m->kc = 192;
+		m->mc = 128;
+		m->kernel = kernel_avx512;
+	}
+#endif
+	if (m->kernel) {
+		if (posix_memalign((void **)&m->ap, 64,
+				   (size_t)g->n * g->n * sizeof(double)) ||
+		    posix_memalign((void **)&m->bp, 64,
+				   (size_t)g->n * m->ldc * sizeof(double))) {
+			stress_mult_free(m);
+			goto nomem;
+		}
+		pack_a(g, m->mr, m->ap);
+		pack_b(g, m->nr, m->ldc, m->bp);
+	}
 	return m;
 nomem:
 	snprintf(msg, size, "out of memory");
@@ -505,7 +661,7 @@ static struct stress_mult *builtin_new(const struct stress_gemm *g,
 				       char *msg, size_t size)
 {
 	static const enum stress_path best_first[] = {
-		STRESS_PATH_AVX2, STRESS_PATH_PLAIN,
+		STRESS_PATH_AVX512, STRESS_PATH_AVX2, STRESS_PATH_PLAIN,
 	};
 	struct stress_mult *m = NULL;
 	size_t i;
@@ -698,7 +854,7 @@ static double panel_seconds(enum stress_path path, unsigned int n)
 /*
  * The largest size whose panel takes at most 50 ms, so that a worker sees
  * its stop flag that often; larger products run closer to the CPU's peak.
- * Sizes are 3 * 2^k, up to STRESS_MAX_N.
+ * Sizes are 3 * 2^k, whole numbers of every kernel's strips.
  */
 static unsigned int pick_size(enum stress_path path)
 {
@@ -852,23 +1008,6 @@ out:
 	return ret;
 }
 
-/* G at size N and engine E's path for it, or NULL with MSG. */
-static struct stress_mult *problem_new(struct stress_gemm *g, unsigned int n,
-				       uint64_t seed, enum stress_engine e,
-				       char *msg, size_t size)
-{
-	struct stress_mult *m;
-
-	if (stress_gemm_init(g, n, seed)) {
-		snprintf(msg, size, "out of memory");
-		return NULL;
-	}
-	m = engine_new(e, g, msg, size);
-	if (!m)
-		stress_gemm_free(g);
-	return m;
-}
-
 int stress_run(const struct stress_opts *o, struct stress_result *r)
 {
 	int cpus[MAX_WORKERS], ncpus, i, ret;
@@ -884,18 +1023,29 @@ int stress_run(const struct stress_opts *o, struct stress_result *r)
 		return -1;
 	}
 	/* Which path, on a small problem, before the sizing uses it. */
-	m = problem_new(&g, 48, 1, o->engine, r->error, sizeof(r->error));
-	if (!m)
+	if (stress_gemm_init(&g, 48, 1)) {
+		snprintf(r->error, sizeof(r->error), "out of memory");
 		return -1;
+	}
+	m = engine_new(o->engine, &g, r->error, sizeof(r->error));
+	if (!m) {
+		stress_gemm_free(&g);
+		return -1;
+	}
 	/* Kept until the size is known, so that OpenBLAS stays loaded. */
 	size = o->n ? o->n : pick_size(m->path);
 	stress_mult_free(m);
 	stress_gemm_free(&g);
 	r->n = size;
-	m = problem_new(&g, size, 0x5eed0000u, o->engine, r->error,
-			sizeof(r->error));
-	if (!m)
+	if (stress_gemm_init(&g, size, 0x5eed0000u)) {
+		snprintf(r->error, sizeof(r->error), "out of memory");
 		return -1;
+	}
+	m = engine_new(o->engine, &g, r->error, sizeof(r->error));
+	if (!m) {
+		stress_gemm_free(&g);
+		return -1;
+	}
 	snprintf(r->engine, sizeof(r->engine), "%s", stress_mult_name(m));
 	each = o->all_cores_only ? o->seconds : o->seconds / 2;
 	ret = run_phase(o, &g, m, cpus, ncpus, each, r);

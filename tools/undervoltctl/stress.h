@@ -103,11 +103,12 @@ int stress_engine_parse(const char *name, enum stress_engine *e);
 enum stress_path {
 	STRESS_PATH_PLAIN,		/* builtin, plain C, any CPU */
 	STRESS_PATH_AVX2,		/* builtin, AVX2 and FMA */
+	STRESS_PATH_AVX512,		/* builtin, AVX-512F */
 	STRESS_PATH_OPENBLAS,		/* libopenblas.so.0, one thread */
 	STRESS_PATH_COUNT,
 };
 
-/* A path made ready for one problem (OpenBLAS loaded). */
+/* A path made ready for one problem (OpenBLAS loaded, or A, B packed). */
 struct stress_mult;
 
 /*
@@ -118,7 +119,7 @@ struct stress_mult *stress_mult_new(enum stress_path path,
 				    const struct stress_gemm *g, char *msg,
 				    size_t size);
 void stress_mult_free(struct stress_mult *m);
-/* "builtin (avx2)", "openblas"... */
+/* "builtin (avx512)", "openblas"... */
 const char *stress_mult_name(const struct stress_mult *m);
 /* The row length (>= n) that a buffer for C must have. */
 size_t stress_mult_ldc(const struct stress_mult *m);
@@ -141,7 +142,7 @@ struct stress_opts {
 };
 
 struct stress_result {
-	char engine[48];		/* "openblas", "builtin (avx2)"... */
+	char engine[48];		/* "openblas", "builtin (avx512)"... */
 	unsigned int n;
 	double seconds;
 	double flops;			/* of verified panels */

@@ -15,7 +15,8 @@
 
 #include "../stress.h"
 
-/* Rows in two panels, the last a short one. */
+/* Rows in two panels (the last a short one), columns not a whole number
+ * of any kernel's strips, and k in several blocks. */
 #define N		520
 
 static int failed;
@@ -98,7 +99,7 @@ static int flip_detected(const struct stress_gemm *g, double *c, size_t ldc,
 
 static const char *const path_names[] = {
 	[STRESS_PATH_PLAIN] = "plain", [STRESS_PATH_AVX2] = "avx2",
-	[STRESS_PATH_OPENBLAS] = "openblas",
+	[STRESS_PATH_AVX512] = "avx512", [STRESS_PATH_OPENBLAS] = "openblas",
 };
 
 /*
