@@ -524,6 +524,7 @@ static int openblas_load(struct stress_mult *m, char *msg, size_t size)
 	return -1;
 #else
 	void (*set_threads)(int);
+	char *(*corename)(void);
 
 	m->handle = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
 	if (!m->handle) {
@@ -533,6 +534,7 @@ static int openblas_load(struct stress_mult *m, char *msg, size_t size)
 	}
 	*(void **)&m->dgemm = dlsym(m->handle, "cblas_dgemm");
 	*(void **)&set_threads = dlsym(m->handle, "openblas_set_num_threads");
+	*(void **)&corename = dlsym(m->handle, "openblas_get_corename");
 	if (!m->dgemm || !set_threads) {
 		snprintf(msg, size, "libopenblas.so.0 has no cblas_dgemm or "
 			 "openblas_set_num_threads");
@@ -542,7 +544,12 @@ static int openblas_load(struct stress_mult *m, char *msg, size_t size)
 	}
 	/* One thread per call: the workers are the parallelism. */
 	set_threads(1);
-	snprintf(m->name, sizeof(m->name), "openblas");
+	/* Its kernels are its guess of the CPU: worth seeing in the output. */
+	if (corename)
+		snprintf(m->name, sizeof(m->name), "openblas (core %s)",
+			 corename());
+	else
+		snprintf(m->name, sizeof(m->name), "openblas");
 	return 0;
 #endif
 }
@@ -668,20 +675,6 @@ static struct stress_mult *builtin_new(const struct stress_gemm *g,
 
 	for (i = 0; !m && i < sizeof(best_first) / sizeof(best_first[0]); i++)
 		m = stress_mult_new(best_first[i], g, msg, size);
-	return m;
-}
-
-/* The path of an engine, made ready for G. */
-static struct stress_mult *engine_new(enum stress_engine e,
-				      const struct stress_gemm *g, char *msg,
-				      size_t size)
-{
-	struct stress_mult *m = NULL;
-
-	if (e != STRESS_ENGINE_BUILTIN)
-		m = stress_mult_new(STRESS_PATH_OPENBLAS, g, msg, size);
-	if (!m && e != STRESS_ENGINE_OPENBLAS)
-		m = builtin_new(g, msg, size);
 	return m;
 }
 
@@ -821,13 +814,14 @@ static int allowed_cpus(int *cpus, int max)
 }
 
 /*
- * Seconds of this thread's CPU time for one panel of PATH at size N, or -1.
- * CPU time, not wall time: the size then depends on the engine and the
- * CPU, not on what else runs at the moment, and a run is reproducible.
- * The second of two panels, so that page faults and cold caches do not
- * count.
+ * The rate of PATH at size N, in FLOP per second of this thread's CPU time
+ * for one panel, or -1. CPU time, not wall time: the size and the path
+ * then depend on the engine and the CPU, not on what else runs at the
+ * moment, and a run is reproducible. The second of two panels, so that
+ * page faults and cold caches do not count. *SECONDS gets its time.
  */
-static double panel_seconds(enum stress_path path, unsigned int n)
+static double panel_rate(enum stress_path path, unsigned int n,
+			 double *seconds)
 {
 	unsigned int rows = n < STRESS_PANEL_ROWS ? n : STRESS_PANEL_ROWS;
 	struct stress_mult *m;
@@ -848,26 +842,81 @@ static double panel_seconds(enum stress_path path, unsigned int n)
 	free(c);
 	stress_mult_free(m);
 	stress_gemm_free(&g);
-	return t;
+	*seconds = t;
+	/* A panel faster than the clock is as fast as any. */
+	return t < 0 ? -1 : 2.0 * rows * n * n / (t > 1e-9 ? t : 1e-9);
 }
 
 /*
  * The largest size whose panel takes at most 50 ms, so that a worker sees
  * its stop flag that often; larger products run closer to the CPU's peak.
- * Sizes are 3 * 2^k, whole numbers of every kernel's strips.
+ * Sizes are 3 * 2^k, whole numbers of every kernel's strips. *RATE gets
+ * the rate at that size (as panel_rate()).
  */
-static unsigned int pick_size(enum stress_path path)
+static unsigned int pick_size(enum stress_path path, double *rate)
 {
 	unsigned int n = 48;
-	double t;
+	double t, r;
 
+	*rate = panel_rate(path, n, &t);
 	while (n * 2 <= STRESS_MAX_N) {
-		t = panel_seconds(path, n * 2);
-		if (t < 0 || t > 0.05)
+		r = panel_rate(path, n * 2, &t);
+		if (r < 0 || t > 0.05)
 			break;
 		n *= 2;
+		*rate = r;
 	}
 	return n;
+}
+
+/*
+ * The path and size of a run. "auto" takes whichever of OpenBLAS and the
+ * builtin engine multiplies faster here: OpenBLAS picks its kernels from
+ * the CPU models it knows, and on a newer CPU it falls back to old ones
+ * (SSE3 kernels on an AVX-512 CPU, a fifth of its peak), while the load
+ * is worth as much as it is close to the CPU's peak. -1 with MSG when the
+ * engine cannot run.
+ */
+static int plan_run(const struct stress_opts *o, enum stress_path *path,
+		    unsigned int *size, char *msg, size_t len)
+{
+	struct stress_mult *cand[2] = { NULL, NULL };
+	double rate, best = -1, t;
+	struct stress_gemm g;
+	unsigned int n, i;
+
+	if (stress_gemm_init(&g, 48, 1)) {
+		snprintf(msg, len, "out of memory");
+		return -1;
+	}
+	/* Kept until the end, so that OpenBLAS stays loaded meanwhile. */
+	if (o->engine != STRESS_ENGINE_BUILTIN)
+		cand[0] = stress_mult_new(STRESS_PATH_OPENBLAS, &g, msg, len);
+	if (o->engine != STRESS_ENGINE_OPENBLAS)
+		cand[1] = builtin_new(&g, msg, len);
+	for (i = 0; i < 2; i++) {
+		if (!cand[i])
+			continue;
+		if (o->n) {
+			n = o->n;
+			/* Only a choice needs the rate. */
+			rate = cand[!i] ? panel_rate(cand[i]->path, n, &t) : 0;
+		} else {
+			n = pick_size(cand[i]->path, &rate);
+		}
+		if (rate > best) {
+			best = rate;
+			*path = cand[i]->path;
+			*size = n;
+		}
+	}
+	/* With neither, MSG already says why. */
+	if (best < 0 && (cand[0] || cand[1]))
+		snprintf(msg, len, "out of memory");
+	stress_mult_free(cand[0]);
+	stress_mult_free(cand[1]);
+	stress_gemm_free(&g);
+	return best < 0 ? -1 : 0;
 }
 
 /* What the workers of a phase share; on the heap, as a stalled worker
@@ -1011,7 +1060,8 @@ out:
 int stress_run(const struct stress_opts *o, struct stress_result *r)
 {
 	int cpus[MAX_WORKERS], ncpus, i, ret;
-	unsigned int size;
+	enum stress_path path = STRESS_PATH_PLAIN;
+	unsigned int size = 0;
 	struct stress_mult *m;
 	struct stress_gemm g;
 	double each;
@@ -1022,26 +1072,14 @@ int stress_run(const struct stress_opts *o, struct stress_result *r)
 		snprintf(r->error, sizeof(r->error), "no CPU to run on");
 		return -1;
 	}
-	/* Which path, on a small problem, before the sizing uses it. */
-	if (stress_gemm_init(&g, 48, 1)) {
-		snprintf(r->error, sizeof(r->error), "out of memory");
+	if (plan_run(o, &path, &size, r->error, sizeof(r->error)))
 		return -1;
-	}
-	m = engine_new(o->engine, &g, r->error, sizeof(r->error));
-	if (!m) {
-		stress_gemm_free(&g);
-		return -1;
-	}
-	/* Kept until the size is known, so that OpenBLAS stays loaded. */
-	size = o->n ? o->n : pick_size(m->path);
-	stress_mult_free(m);
-	stress_gemm_free(&g);
 	r->n = size;
 	if (stress_gemm_init(&g, size, 0x5eed0000u)) {
 		snprintf(r->error, sizeof(r->error), "out of memory");
 		return -1;
 	}
-	m = engine_new(o->engine, &g, r->error, sizeof(r->error));
+	m = stress_mult_new(path, &g, r->error, sizeof(r->error));
 	if (!m) {
 		stress_gemm_free(&g);
 		return -1;

@@ -91,7 +91,7 @@ int stress_chains_check(const struct stress_chains *ch, char *msg,
 
 /* What the user asks for. */
 enum stress_engine {
-	STRESS_ENGINE_AUTO,		/* OpenBLAS when it loads, else builtin */
+	STRESS_ENGINE_AUTO,		/* whichever of the two is faster */
 	STRESS_ENGINE_BUILTIN,
 	STRESS_ENGINE_OPENBLAS,
 };
@@ -119,7 +119,7 @@ struct stress_mult *stress_mult_new(enum stress_path path,
 				    const struct stress_gemm *g, char *msg,
 				    size_t size);
 void stress_mult_free(struct stress_mult *m);
-/* "builtin (avx512)", "openblas"... */
+/* "builtin (avx512)", "openblas (core SkylakeX)"... */
 const char *stress_mult_name(const struct stress_mult *m);
 /* The row length (>= n) that a buffer for C must have. */
 size_t stress_mult_ldc(const struct stress_mult *m);
@@ -142,7 +142,7 @@ struct stress_opts {
 };
 
 struct stress_result {
-	char engine[48];		/* "openblas", "builtin (avx512)"... */
+	char engine[48];		/* "openblas (...)", "builtin (avx2)"... */
 	unsigned int n;
 	double seconds;
 	double flops;			/* of verified panels */
