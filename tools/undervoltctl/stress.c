@@ -719,6 +719,7 @@ struct worker {
 	atomic_ullong gemms, chains;
 	atomic_uint wrong;
 	atomic_bool done;
+	double end;			/* when it stopped, set before done */
 	char error[160];
 };
 
@@ -787,6 +788,7 @@ static void *worker_main(void *arg)
 		atomic_fetch_add(&w->chains, 1);
 		atomic_fetch_add(&w->progress, 1);
 	}
+	w->end = now_s(CLOCK_MONOTONIC);
 	atomic_store(&w->done, true);
 	return NULL;
 }
@@ -938,6 +940,21 @@ static void phase_free(struct phase *p)
 	free(p);
 }
 
+/* Whether every worker of P is done; *END gets when the last stopped. */
+static bool all_stopped(struct phase *p, double *end)
+{
+	int i;
+
+	*end = 0;
+	for (i = 0; i < p->n; i++) {
+		if (!atomic_load(&p->w[i].done))
+			return false;
+		if (p->w[i].end > *end)
+			*end = p->w[i].end;
+	}
+	return true;
+}
+
 /* One phase: a worker on each CPU in CPUS (N of them) for SECONDS. */
 static int run_phase(const struct stress_opts *o, const struct stress_gemm *g,
 		     const struct stress_mult *m, const int *cpus, int n,
@@ -945,7 +962,7 @@ static int run_phase(const struct stress_opts *o, const struct stress_gemm *g,
 {
 	struct phase *p = calloc(1, sizeof(*p) + n * sizeof(p->w[0]));
 	unsigned long long *last;
-	double *since, start, t;
+	double *since, start, t, end;
 	int i, ret = 0;
 
 	last = calloc(n, sizeof(*last));
@@ -988,7 +1005,9 @@ static int run_phase(const struct stress_opts *o, const struct stress_gemm *g,
 	while (!ret) {
 		bool all_done = true;
 
-		sleep_ns(POLL_NS);
+		/* Wake at the end of the phase, not up to a poll later. */
+		t = start + seconds - now_s(CLOCK_MONOTONIC);
+		sleep_ns(t > 0 && t < POLL_NS / 1e9 ? (long)(t * 1e9) + 1 : POLL_NS);
 		t = now_s(CLOCK_MONOTONIC);
 		for (i = 0; i < n; i++) {
 			struct worker *w = &p->w[i];
@@ -1034,7 +1053,12 @@ static int run_phase(const struct stress_opts *o, const struct stress_gemm *g,
 		    t - start > seconds + o->stall_seconds)
 			break;
 	}
-	r->seconds += now_s(CLOCK_MONOTONIC) - start;
+	/* Up to when the last worker stopped, not when this loop saw it:
+	 * the rate is of the workers' time. */
+	t = now_s(CLOCK_MONOTONIC);
+	if (all_stopped(p, &end))
+		t = end;
+	r->seconds += t - start;
 out:
 	for (i = 0; p && i < n; i++) {
 		struct worker *w = &p->w[i];
