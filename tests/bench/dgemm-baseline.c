@@ -57,9 +57,12 @@ int main(int argc, char **argv)
 		calls++;
 		t = now_s() - start;
 	} while (t < seconds);
-	printf("dgemm: %.2f GFLOP/s (%d threads, %lu calls of %dx%d, %.1f s)\n",
-	       2.0 * n * n * (double)n * calls / t / 1e9,
-	       openblas_get_num_threads(), calls, n, n, t);
+	/* The core is OpenBLAS's guess of the CPU; a CPU newer than the
+	 * library gets an old core's kernels (e.g. "Prescott", SSE3). */
+	printf("dgemm: %.2f GFLOP/s (core %s, %d threads, %lu calls of %dx%d, "
+	       "%.1f s)\n", 2.0 * n * n * (double)n * calls / t / 1e9,
+	       openblas_get_corename(), openblas_get_num_threads(), calls, n,
+	       n, t);
 	free(a);
 	free(b);
 	free(c);
