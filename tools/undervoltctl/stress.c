@@ -700,6 +700,12 @@ static struct stress_mult *builtin_new(const struct stress_gemm *g,
 
 	for (i = 0; !m && i < sizeof(best_first) / sizeof(best_first[0]); i++)
 		m = stress_mult_new(best_first[i], g, msg, size);
+	/*
+	 * The paths tried before say why they could not run in MSG; a run's
+	 * MSG is its first failure, which must not be one of theirs.
+	 */
+	if (m && size)
+		msg[0] = '\0';
 	return m;
 }
 
