@@ -147,6 +147,12 @@ fw_words() {
 	fwctl -p "${1:-0}" words || { echo "$FWCTL_FAILED"; return 1; }
 }
 
+# fw_holds PACKAGE WORDS: succeeds when the model's five words of PACKAGE
+# are WORDS (for wait_for: a restore the driver runs from a work item).
+fw_holds() {
+	[ "$(fw_words "$1")" = "$2" ]
+}
+
 # fw_log [PACKAGE]: the model's command log, a word a line.
 fw_log() {
 	fwctl -p "${1:-0}" log || { echo "$FWCTL_FAILED"; return 1; }

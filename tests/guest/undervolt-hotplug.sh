@@ -19,10 +19,6 @@ check "package_01 exists" test -d $P1
 check_eq "CPUs 2 and 3 are package 1" "1 1" \
 	"$(cat $CPU/cpu2/topology/physical_package_id) $(cat $CPU/cpu3/topology/physical_package_id)"
 
-# fw_holds PACKAGE WORDS: the model's words of PACKAGE are WORDS.
-fw_holds() {
-	[ "$(fw_words $1)" = "$2" ]
-}
 
 check_eq "package 0: gpu -30" OK "$(writefile $P0/gpu_offset_mv -30)"
 check_eq "package 1: core -80" OK "$(writefile $P1/core_offset_mv -80)"
