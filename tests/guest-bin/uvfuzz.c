@@ -1,35 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uvfuzz: random and adversarial writes to every writable file of
- * intel_undervolt, each checked against the documented rules.
+ * uvfuzz: random and adversarial writes to every offset file of
+ * intel_undervolt (series v3), each checked against the documented rules
+ * and the firmware model, with the driver loaded again and again with
+ * random bounds.
  *
- *   uvfuzz [-n WRITES] [-s SEED] [-c] [-v]
+ *   uvfuzz [-n WRITES] [-r RELOAD] [-s SEED] [-c] [-v]
  *
- * -c: core and cache are coupled (Skylake and later). -v: print every write.
+ * -c: core and cache are coupled (Skylake and later). -r: load the driver
+ * again every RELOAD writes (default 500). -v: print every write.
  *
- * Files: package_00/<plane>_offset_mv of every plane present, confirm, and
- * the run-time module parameters max_undervolt_mv, allow_overvolt and
- * apply (trial_seconds is left out: it makes writes revert in the
- * background; tests/guest/undervolt-trial.sh covers it). Each write is
- * one write(2) of random bytes, adversarial text or a valid value. The
- * expected outcome comes from the ABI and the admin guide:
+ * The bounds are module options, read-only at run time
+ * (Documentation/ABI: max_undervolt_mv 0..500, allow_overvolt a bool, both
+ * 0444): so the fuzzer loads the driver itself, with "rmmod" and
+ * "modprobe intel_undervolt max_undervolt_mv=N allow_overvolt=B", at the
+ * start and every RELOAD writes, sometimes first with an option the
+ * driver must refuse (the load fails and the driver is not loaded). After
+ * each load min_offset_mv, max_offset_mv and the parameters must show
+ * the bounds, initial_<plane>_offset_mv the model's offsets, and every
+ * read-only file (the initial offsets, the bounds, the parameters) must
+ * refuse to be opened for writing (EACCES). After each unload the model
+ * must hold the words it held when the driver was loaded.
+ *
+ * Files written: package_00/<plane>_offset_mv of every plane present.
+ * Each write is one write(2) of random bytes, adversarial text or a valid
+ * value. The expected outcome, in the driver's order of checks:
  *
  * - sysfs hands a store at most one page, ending at the first NUL byte;
  *   an empty write returns 0 and does nothing;
- * - <plane>_offset_mv: a decimal integer (kstrtoint: optional sign, one
- *   optional trailing newline, nothing else: else EINVAL, ERANGE when it
- *   overflows an int), within min_offset_mv..max_offset_mv (else
- *   ERANGE), refused with EPERM while apply is 0; accepted, it sets the
- *   plane (and the coupled one) with read, write, read-back commands;
- *   the firmware refuses an offset beyond +-512/1024 V (+-500 mV) with
- *   completion code 4 (qemu/MODEL.md), which fails the write with ERANGE
- *   after the read and the refused write of the plane;
- * - confirm: kstrtouint, and the value must be 1 (else EINVAL);
- * - max_undervolt_mv: kstrtoint, 0..500 (else ERANGE), and at run time
- *   never above its current value (else EPERM); min_offset_mv follows;
- * - allow_overvolt, apply: kstrtobool (y, Y, t, T, 1, n, N, f, F, 0, on,
- *   off by their first characters); allow_overvolt cannot be turned on at
- *   run time (EPERM), and with it max_offset_mv is 500.
+ * - anything but a decimal integer (kstrtoint: optional sign, one
+ *   optional trailing newline, nothing else, no NUL inside) is EINVAL,
+ *   ERANGE when it overflows an int;
+ * - outside min_offset_mv..max_offset_mv: ERANGE;
+ * - SGX enabled (the model's "sgx on", toggled at random): EPERM;
+ * - otherwise the driver reads the plane, writes it and reads it back,
+ *   for each plane the write sets: with core and cache coupled, core
+ *   first, whichever of the two was written. The model's OC lock ("lock
+ *   on", toggled at random) answers the write with completion code 1:
+ *   EACCES, after the read and the refused write of the first plane;
+ *   nothing is remembered, so the next write is tried again.
  *
  * Offsets must reach the firmware exactly and nothing else may. The
  * firmware is the OC mailbox model of our QEMU (qemu/MODEL.md), observed
@@ -38,13 +47,16 @@
  * command log (every value written to MSR 0x150) is cleared; after it, a
  * write the driver refused must have left it empty, one the firmware
  * refused must have logged exactly the read and the refused write, and
- * either kind every data word of the model unchanged; an accepted offset
- * write must have logged exactly the expected command words, and the
- * model's words and sysfs must read the new value.
+ * either kind every data word of the model unchanged and the offset
+ * reading as before; an accepted write must have logged exactly the
+ * expected command words, and the model's words and sysfs must read the
+ * new value.
  *
- * Prints the seed first; "uvfuzz -s SEED -n WRITES" replays a run. Output
- * is TAP-style: one "ok -" line per file with its counts, and a "not ok -"
- * line per mismatch (at most 20). Exit status 1 on any mismatch.
+ * Prints the seed first; "uvfuzz -s SEED -n WRITES -r RELOAD" replays a
+ * run. Output is TAP-style: one "ok -" line per offset file with its
+ * counts, one for the loads and one for the read-only files, a last one
+ * for the whole run, and a "not ok -" line per mismatch (at most 20).
+ * Exit status 1 on any mismatch.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -56,10 +68,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define UV_DIR		"/sys/devices/system/cpu/intel_undervolt"
+#define PKG_DIR		UV_DIR "/package_00"
 #define PARAM_DIR	"/sys/module/intel_undervolt/parameters"
 #define CTL_DEV		"/dev/cpu/0/msr"
 #define CTL_BASE	0x4f430000u	/* the model's control MSRs */
@@ -68,35 +82,37 @@
 #define CTL_WORD	0x010		/* + domain: its data word */
 #define CTL_LOG		0x1000		/* + n: log word n, oldest first */
 #define CTL_CLEAR_LOG	0x2000
+#define CTL_LOCK	0x7000		/* + 1: OC lock on, + 0: off */
+#define CTL_SGX		0x8000		/* + 1: SGX enabled, + 0: disabled */
 #define PAGE		4096
 #define NR_PLANES	5
-#define FW_OFFSET_LIMIT	512	/* 1/1024 V: the model's limit, code 4 beyond */
 #define MAX_REPORTS	20
+/* The driver's hard bound, either way (Intel's reference firmware's). */
+#define POLICY_LIMIT_MV	500
 
 static const char *const plane_names[NR_PLANES] = {
 	"core", "gpu", "cache", "uncore", "analogio",
 };
 
-enum kind { OFFSET, CONFIRM, MAX_UNDERVOLT, ALLOW_OVERVOLT, APPLY };
-
+/* An offset file, or one of the two lines that are not one. */
 struct target {
-	enum kind kind;
-	int plane;
 	char path[128];
+	int plane;
 	int fd;
 	long writes, accepted, refused, fw_refused;
 	long mismatches;	/* writes whose outcome was not as documented */
 };
 
-static struct target targets[NR_PLANES + 4];
+static struct target targets[NR_PLANES];
 static int nr_targets;
+static struct target loads = { .path = "loads" };
+static struct target read_only = { .path = "read-only files" };
 
 /* The model of the driver and firmware state. */
 static uint32_t words[NR_PLANES];
-static int offsets[NR_PLANES];
 static bool present[NR_PLANES];
 static int max_undervolt;
-static bool allow_overvolt, apply_on, coupled, verbose;
+static bool allow_overvolt, coupled, verbose, sgx_on, lock_on;
 
 static int ctl_fd;
 static long failures;
@@ -167,28 +183,21 @@ static int open_or_die(const char *path, int flags)
 	return fd;
 }
 
-static size_t read_text(int fd, char *buf, size_t size)
+/* A sysfs file, opened afresh: its text, or "" when the read fails. */
+static const char *read_file(const char *path)
 {
-	ssize_t n = pread(fd, buf, size - 1, 0);
-
-	if (n < 0)
-		die("pread");
-	buf[n] = '\0';
-	return (size_t)n;
-}
-
-/* A sysfs file, opened afresh and read with read(2). */
-static long read_long(const char *path)
-{
-	char buf[64];
+	static char buf[64];
 	int fd = open_or_die(path, O_RDONLY);
 	ssize_t n = read(fd, buf, sizeof(buf) - 1);
 
-	if (n < 0)
-		die(path);
-	buf[n] = '\0';
 	close(fd);
-	return strtol(buf, NULL, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+static long read_long(const char *path)
+{
+	return strtol(read_file(path), NULL, 0);
 }
 
 /* A read of the model's control MSR CTL_BASE + @n on CPU 0. */
@@ -270,46 +279,6 @@ static int parse_int(const char *s, int *res)
 	return 0;
 }
 
-static int parse_uint(const char *s, unsigned int *res)
-{
-	unsigned long long u;
-	int ret = parse_ull(s, &u);
-
-	if (ret)
-		return ret;
-	if (u > UINT_MAX)
-		return -ERANGE;
-	*res = (unsigned int)u;
-	return 0;
-}
-
-static int parse_bool(const char *s, bool *res)
-{
-	switch (s[0]) {
-	case 'y': case 'Y': case 't': case 'T': case '1':
-		*res = true;
-		return 0;
-	case 'n': case 'N': case 'f': case 'F': case '0':
-		*res = false;
-		return 0;
-	case 'o': case 'O':
-		if (s[1] == 'n' || s[1] == 'N') {
-			*res = true;
-			return 0;
-		}
-		if (s[1] == 'f' || s[1] == 'F') {
-			*res = false;
-			return 0;
-		}
-		return -EINVAL;
-	default:
-		return -EINVAL;
-	}
-}
-
-/* The driver's hard bound, either way (Intel's reference firmware's). */
-#define POLICY_LIMIT_MV	500
-
 static int min_mv(void)
 {
 	return -max_undervolt;
@@ -333,58 +302,41 @@ static uint32_t with_offset(uint32_t word, int mv)
 	return (word & 0x1fffffu) | (((uint32_t)mv_to_units(mv) & 0x7ffu) << 21);
 }
 
-/* What a write of @s (the text the store sees) must do. */
+/* The offset in a data word, in mV, to the nearest (uv_units_to_mv()). */
+static int word_mv(uint32_t word)
+{
+	int units = (int)((word >> 21) & 0x7ff), x;
+
+	if (units >= 1024)
+		units -= 2048;
+	x = units * 1000;
+	return x >= 0 ? (x + 512) / 1024 : (x - 512) / 1024;
+}
+
+/* What a write of @s (the text the store sees, @n bytes) must do. */
 struct outcome {
 	int err;		/* 0 or the errno the write fails with */
-	bool fw_refused;	/* OFFSET: refused by the firmware, code 4 */
-	int mv;			/* OFFSET: the new value */
-	int ival;		/* MAX_UNDERVOLT: the new value */
-	bool bval;		/* ALLOW_OVERVOLT, APPLY */
+	bool fw_refused;	/* refused by the firmware: the OC lock */
+	int mv;			/* the new value */
 };
 
-static struct outcome expect(const struct target *t, const char *s, size_t n)
+static struct outcome expect(const char *s, size_t n)
 {
 	struct outcome o = { 0 };
-	unsigned int u;
 
 	/* The ABI allows nothing after the number but one newline: no NUL. */
-	if (strlen(s) != n && (t->kind == OFFSET || t->kind == CONFIRM)) {
+	if (strlen(s) != n) {
 		o.err = EINVAL;
 		return o;
 	}
-	switch (t->kind) {
-	case OFFSET:
-		o.err = -parse_int(s, &o.mv);
-		if (!o.err && (o.mv < min_mv() || o.mv > max_mv()))
-			o.err = ERANGE;
-		if (!o.err && !apply_on)
-			o.err = EPERM;
-		if (!o.err && (mv_to_units(o.mv) > FW_OFFSET_LIMIT ||
-			       mv_to_units(o.mv) < -FW_OFFSET_LIMIT)) {
-			o.err = ERANGE;
-			o.fw_refused = true;
-		}
-		break;
-	case CONFIRM:
-		o.err = -parse_uint(s, &u);
-		if (!o.err && u != 1)
-			o.err = EINVAL;
-		break;
-	case MAX_UNDERVOLT:
-		o.err = -parse_int(s, &o.ival);
-		if (!o.err && (o.ival < 0 || o.ival > POLICY_LIMIT_MV))
-			o.err = ERANGE;
-		if (!o.err && o.ival > max_undervolt)
-			o.err = EPERM;
-		break;
-	case ALLOW_OVERVOLT:
-		o.err = -parse_bool(s, &o.bval);
-		if (!o.err && o.bval && !allow_overvolt)
-			o.err = EPERM;
-		break;
-	case APPLY:
-		o.err = -parse_bool(s, &o.bval);
-		break;
+	o.err = -parse_int(s, &o.mv);
+	if (!o.err && (o.mv < min_mv() || o.mv > max_mv()))
+		o.err = ERANGE;
+	if (!o.err && sgx_on)
+		o.err = EPERM;
+	if (!o.err && lock_on) {
+		o.err = EACCES;
+		o.fw_refused = true;
 	}
 	return o;
 }
@@ -408,38 +360,21 @@ static const char *const adversarial[] = {
 	"off", "oF", "o", "O", "yes", "no", "true", "false", "1\n", "Y\n",
 	"y\n\n", " y", "\ty",
 };
-
-/* Strings with an embedded NUL, as length and bytes. */
 static const struct { size_t len; const char *s; } with_nul[] = {
 	{ 1, "\0" }, { 2, "1\0" }, { 3, "-1\0" }, { 6, "-5\0abc" },
 	{ 2, "\0" "1" }, { 4, "-5\0\n" }, { 3, "1\n\0" }, { 3, "y\0n" },
 };
 
-static size_t gen_valid(const struct target *t, char *buf)
+/* A value in range, sometimes with a sign, a leading 0 or a newline. */
+static size_t gen_valid(char *buf)
 {
-	static const char *const bools[] = { "Y", "N", "1", "0", "y", "n", "on", "off" };
-	int v;
+	int v = min_mv() + (int)below((unsigned int)(max_mv() - min_mv() + 1));
 
-	switch (t->kind) {
-	case OFFSET:
-		v = min_mv() + (int)below((unsigned int)(max_mv() - min_mv() + 1));
-		/* bias towards in-range values that differ from now */
-		break;
-	case CONFIRM:
-		return (size_t)sprintf(buf, "1%s", below(2) ? "\n" : "");
-	case MAX_UNDERVOLT:
-		/* mostly generous bounds, so that offsets are often accepted */
-		v = below(4) ? 200 + (int)below(801) : (int)below(1001);
-		break;
-	default:
-		return (size_t)sprintf(buf, "%s%s", bools[below(8)],
-				       below(2) ? "\n" : "");
-	}
 	return (size_t)sprintf(buf, "%s%s%d%s", v >= 0 && below(8) == 0 ? "+" : "",
 			       below(8) == 0 ? "0" : "", v, below(2) ? "\n" : "");
 }
 
-static size_t gen_input(const struct target *t, char *buf, size_t size)
+static size_t gen_input(char *buf, size_t size)
 {
 	size_t len, i;
 	unsigned int k;
@@ -449,7 +384,7 @@ static size_t gen_input(const struct target *t, char *buf, size_t size)
 	case 1:
 	case 2:
 	case 3:
-		return gen_valid(t, buf);
+		return gen_valid(buf);
 	case 4:
 		k = below(sizeof(adversarial) / sizeof(adversarial[0]));
 		len = strlen(adversarial[k]);
@@ -477,12 +412,12 @@ static size_t gen_input(const struct target *t, char *buf, size_t size)
 		k = below(4);
 		memset(buf, "0 9a"[k], len);
 		if (k == 0)
-			len += gen_valid(t, buf + len);
+			len += gen_valid(buf + len);
 		else if (below(2))
 			buf[0] = '-';
 		return len;
 	default: /* a valid value, mutated */
-		len = gen_valid(t, buf);
+		len = gen_valid(buf);
 		for (k = below(3) + 1; k; k--) {
 			i = below((unsigned int)len + 1);
 			switch (below(3)) {
@@ -527,6 +462,7 @@ static size_t read_log(char *buf, size_t size)
 	return len;
 }
 
+/* Every data word of the model is what the fuzzer expects. */
 static void check_words(const char *what, const char *in, size_t len)
 {
 	int p;
@@ -539,6 +475,23 @@ static void check_words(const char *what, const char *in, size_t len)
 			       what, show(in, len), p, w, words[p]);
 		words[p] = w;
 	}
+}
+
+/* The offset file of @t reads the offset in the model's word. */
+static void check_reads(const struct target *t, const char *in, size_t len)
+{
+	char buf[64];
+	ssize_t n = pread(t->fd, buf, sizeof(buf) - 1, 0);
+
+	if (n < 0) {
+		report("%s \"%s\": a read fails: %s", t->path, show(in, len),
+		       strerrorname_np(errno));
+		return;
+	}
+	buf[n] = '\0';
+	if (atoi(buf) != word_mv(words[t->plane]))
+		report("%s \"%s\": reads %d, want %d", t->path, show(in, len),
+		       atoi(buf), word_mv(words[t->plane]));
 }
 
 /*
@@ -556,63 +509,33 @@ static size_t expected_log(int plane, uint32_t data, bool read_back, char *buf)
 			       rd, wr, rd);
 }
 
-static void apply_outcome(const struct target *t, const struct outcome *o,
-			  const char *in, size_t len, const char *log)
+/* The plane a write to @plane also sets, or -1. */
+static int coupled_plane(int plane)
 {
-	char want[512], buf[64];
+	if (!coupled || (plane != 0 && plane != 2) || !present[2 - plane])
+		return -1;
+	return 2 - plane;
+}
+
+static void accepted(const struct target *t, const struct outcome *o,
+		     const char *in, size_t len, const char *log)
+{
+	char want[512];
+	int other = coupled_plane(t->plane), p;
 	size_t n = 0;
-	int p;
 
-	switch (t->kind) {
-	case OFFSET:
-		for (p = 0; p < NR_PLANES; p++) {
-			bool hit = p == t->plane ||
-				   (coupled && ((t->plane == 0 && p == 2) ||
-						(t->plane == 2 && p == 0)) && present[p]);
-
-			if (!hit)
-				continue;
-			words[p] = with_offset(words[p], o->mv);
-			offsets[p] = o->mv;
-		}
-		/* the written plane first, then the coupled one */
-		n = expected_log(t->plane, words[t->plane], true, want);
-		if (coupled && (t->plane == 0 || t->plane == 2) && present[2 - t->plane])
-			expected_log(2 - t->plane, words[2 - t->plane], true, want + n);
-		if (strcmp(log, want))
-			report("%s \"%s\": mailbox log\n%swant\n%s", t->path,
-			       show(in, len), log, want);
-		check_words(t->path, in, len);
-		clear_log();
-		read_text(t->fd, buf, sizeof(buf));
-		if (atoi(buf) != o->mv)
-			report("%s \"%s\": reads %d, want %d", t->path,
-			       show(in, len), atoi(buf), o->mv);
-		return;
-	case MAX_UNDERVOLT:
-		max_undervolt = o->ival;
-		if (read_long(UV_DIR "/min_offset_mv") != -max_undervolt)
-			report("max_undervolt_mv \"%s\": min_offset_mv is %ld, want %d",
-			       show(in, len), read_long(UV_DIR "/min_offset_mv"),
-			       -max_undervolt);
-		break;
-	case ALLOW_OVERVOLT:
-		allow_overvolt = o->bval;
-		if (read_long(UV_DIR "/max_offset_mv") != max_mv())
-			report("allow_overvolt \"%s\": max_offset_mv is %ld, want %d",
-			       show(in, len), read_long(UV_DIR "/max_offset_mv"), max_mv());
-		break;
-	case APPLY:
-		apply_on = o->bval;
-		break;
-	case CONFIRM:
-		break;
+	/* each plane the write sets, in plane order (core before cache) */
+	for (p = 0; p < NR_PLANES; p++) {
+		if (p != t->plane && p != other)
+			continue;
+		words[p] = with_offset(words[p], o->mv);
+		n += expected_log(p, words[p], true, want + n);
 	}
-	/* Not an offset: nothing may reach the mailbox. */
-	if (*log)
-		report("%s \"%s\": commands reached the mailbox:\n%s", t->path,
-		       show(in, len), log);
+	if (strcmp(log, want))
+		report("%s \"%s\": mailbox log\n%swant\n%s", t->path,
+		       show(in, len), log, want);
 	check_words(t->path, in, len);
+	check_reads(t, in, len);
 }
 
 static void fuzz_one(struct target *t, char *in, size_t size)
@@ -624,12 +547,12 @@ static void fuzz_one(struct target *t, char *in, size_t size)
 	ssize_t n;
 	char text[PAGE + 1];
 
-	len = gen_input(t, in, size);
+	len = gen_input(in, size);
 	/* What the store sees: one page at most, then a NUL. */
 	seen = len < PAGE ? len : PAGE;
 	memcpy(text, in, seen);
 	text[seen] = '\0';
-	o = expect(t, text, seen);
+	o = expect(text, seen);
 
 	clear_log();
 	n = pwrite(t->fd, in, len, 0);
@@ -655,9 +578,11 @@ static void fuzz_one(struct target *t, char *in, size_t size)
 		else
 			t->refused++;
 		if (o.fw_refused) {
-			/* the plane written first: read, then the refused write */
+			/* the plane set first: read, then the refused write */
+			int first = coupled_plane(t->plane) == 0 ? 0 : t->plane;
+
 			t->fw_refused++;
-			expected_log(t->plane, with_offset(words[t->plane], o.mv),
+			expected_log(first, with_offset(words[first], o.mv),
 				     false, want);
 			if (strcmp(log, want))
 				report("%s \"%s\": mailbox log of a write the firmware refuses\n%swant\n%s",
@@ -667,32 +592,171 @@ static void fuzz_one(struct target *t, char *in, size_t size)
 			       t->path, show(in, len), log);
 		}
 		check_words(t->path, in, len);
+		check_reads(t, in, len);
 		return;
 	}
 	if (n != (ssize_t)seen) {
 		report("%s \"%s\": returned %zd %s, want %zu", t->path,
-		       show(in, len), n, n < 0 ? strerrorname_np(errno) : "", seen);
+		       show(in, len), n, n < 0 ? strerrorname_np(errno) : "",
+		       seen);
 		check_words(t->path, in, len);
 		return;
 	}
 	t->accepted++;
-	apply_outcome(t, &o, in, len, log);
+	accepted(t, &o, in, len, log);
 }
 
-static void add_target(enum kind kind, int plane, const char *path)
+/* Firmware settings the model stands for: the setup's SGX and OC lock. */
+static void set_sgx(bool on)
 {
-	struct target *t = &targets[nr_targets++];
+	ctl_read(CTL_SGX + on);
+	sgx_on = on;
+}
 
-	t->kind = kind;
-	t->plane = plane;
-	snprintf(t->path, sizeof(t->path), "%s", path);
-	t->fd = open_or_die(path, kind == OFFSET ? O_RDWR : O_WRONLY);
+static void set_lock(bool on)
+{
+	ctl_read(CTL_LOCK + on);
+	lock_on = on;
+}
+
+/* Loads */
+
+/* Runs "sh -c @cmd"; its exit status, or -1. */
+static int run(const char *cmd)
+{
+	int status = system(cmd);
+
+	if (verbose)
+		printf("# %s -> %d\n", cmd, status);
+	return status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Options the driver must refuse: max_undervolt_mv outside 0..500 or not
+ * a number, allow_overvolt not a bool. */
+static const char *const bad_options[] = {
+	"max_undervolt_mv=501", "max_undervolt_mv=-1", "max_undervolt_mv=1000",
+	"max_undervolt_mv=250x", "max_undervolt_mv=0x10", "max_undervolt_mv=",
+	"max_undervolt_mv=99999999999", "allow_overvolt=maybe",
+	"allow_overvolt=2", "allow_overvolt=",
+};
+
+/* Every read-only file refuses to be opened for writing: EACCES. */
+static void check_read_only(void)
+{
+	static const char *const fixed[] = {
+		UV_DIR "/min_offset_mv", UV_DIR "/max_offset_mv",
+		PARAM_DIR "/max_undervolt_mv", PARAM_DIR "/allow_overvolt",
+	};
+	char path[128];
+	unsigned int i;
+	int p, fd;
+
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]) + NR_PLANES; i++) {
+		if (i < sizeof(fixed) / sizeof(fixed[0])) {
+			snprintf(path, sizeof(path), "%s", fixed[i]);
+		} else {
+			p = (int)(i - sizeof(fixed) / sizeof(fixed[0]));
+			if (!present[p])
+				continue;
+			snprintf(path, sizeof(path), PKG_DIR "/initial_%s_offset_mv",
+				 plane_names[p]);
+		}
+		read_only.writes++;
+		fd = open(path, below(2) ? O_WRONLY : O_RDWR);
+		if (fd >= 0 || errno != EACCES) {
+			report("%s: opened for writing: %s, want EACCES", path,
+			       fd >= 0 ? "it opened" : strerrorname_np(errno));
+			read_only.mismatches++;
+		} else {
+			read_only.refused++;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+/*
+ * Unload the driver and load it again with random bounds, after a load
+ * with an option it must refuse now and then. The unload puts back the
+ * words the model held at the last load; the load shows the bounds and
+ * the model's offsets as the initial ones.
+ */
+static void reload(const uint32_t *at_load)
+{
+	char cmd[160], want[32];
+	const char *got;
+	long before = failures;
+	int p;
+
+	set_sgx(false);
+	set_lock(false);
+	for (p = 0; p < nr_targets; p++)
+		close(targets[p].fd);
+	if (run("rmmod intel_undervolt")) {
+		report("rmmod intel_undervolt failed");
+		exit(1);
+	}
+	for (p = 0; p < NR_PLANES; p++) {
+		words[p] = read_word(p);
+		if (words[p] != at_load[p])
+			report("after the unload the model's plane %d is 0x%08x, want 0x%08x as at load",
+			       p, words[p], at_load[p]);
+	}
+	if (below(3) == 0) {
+		snprintf(cmd, sizeof(cmd), "modprobe intel_undervolt %s 2>/dev/null",
+			 bad_options[below(sizeof(bad_options) / sizeof(bad_options[0]))]);
+		loads.writes++;
+		if (run(cmd) == 0 || access(PARAM_DIR, F_OK) == 0) {
+			report("\"%s\": the load did not fail", cmd);
+			run("rmmod intel_undervolt 2>/dev/null");
+		} else {
+			loads.refused++;
+		}
+	}
+	max_undervolt = below(4) ? (int)below(POLICY_LIMIT_MV + 1) :
+			below(2) ? POLICY_LIMIT_MV : 0;
+	allow_overvolt = below(2);
+	/* kstrtoint and kstrtobool spellings */
+	snprintf(cmd, sizeof(cmd), "modprobe intel_undervolt max_undervolt_mv=%s%d allow_overvolt=%s",
+		 below(8) == 0 ? "+0" : "", max_undervolt,
+		 allow_overvolt ? (below(2) ? "1" : "Y") : (below(2) ? "0" : "n"));
+	loads.writes++;
+	if (run(cmd)) {
+		report("\"%s\" failed", cmd);
+		exit(1);
+	}
+	loads.accepted++;
+	snprintf(want, sizeof(want), "%d\n", max_undervolt);
+	got = read_file(PARAM_DIR "/max_undervolt_mv");
+	if (strcmp(got, want))
+		report("\"%s\": max_undervolt_mv reads \"%s\"", cmd, show(got, strlen(got)));
+	got = read_file(PARAM_DIR "/allow_overvolt");
+	if (strcmp(got, allow_overvolt ? "Y\n" : "N\n"))
+		report("\"%s\": allow_overvolt reads \"%s\"", cmd, show(got, strlen(got)));
+	if (read_long(UV_DIR "/min_offset_mv") != min_mv() ||
+	    read_long(UV_DIR "/max_offset_mv") != max_mv())
+		report("\"%s\": the bounds read %ld..%ld, want %d..%d", cmd,
+		       read_long(UV_DIR "/min_offset_mv"),
+		       read_long(UV_DIR "/max_offset_mv"), min_mv(), max_mv());
+	for (p = 0; p < nr_targets; p++) {
+		struct target *t = &targets[p];
+		char path[128];
+
+		t->fd = open_or_die(t->path, O_RDWR);
+		snprintf(path, sizeof(path), PKG_DIR "/initial_%s_offset_mv",
+			 plane_names[t->plane]);
+		if (read_long(path) != word_mv(words[t->plane]))
+			report("%s reads %ld, the model holds %d mV", path,
+			       read_long(path), word_mv(words[t->plane]));
+	}
+	check_read_only();
+	if (failures != before)
+		loads.mismatches++;
 }
 
 static void setup(void)
 {
-	char path[128], buf[16];
-	int p, fd;
+	int p;
 
 	ctl_fd = open_or_die(CTL_DEV, O_RDONLY);
 	if (ctl_read(0) != CTL_SIGNATURE) {
@@ -700,46 +764,52 @@ static void setup(void)
 		exit(2);
 	}
 	for (p = 0; p < NR_PLANES; p++) {
+		struct target *t = &targets[nr_targets];
+
 		words[p] = read_word(p);
-		snprintf(path, sizeof(path), UV_DIR "/package_00/%s_offset_mv",
+		snprintf(t->path, sizeof(t->path), PKG_DIR "/%s_offset_mv",
 			 plane_names[p]);
-		if (access(path, F_OK))
+		if (access(t->path, F_OK))
 			continue;
 		present[p] = true;
-		offsets[p] = (int)read_long(path);
-		add_target(OFFSET, p, path);
+		t->plane = p;
+		t->fd = open_or_die(t->path, O_RDWR);
+		nr_targets++;
 	}
-	add_target(CONFIRM, -1, UV_DIR "/confirm");
-	add_target(MAX_UNDERVOLT, -1, PARAM_DIR "/max_undervolt_mv");
-	add_target(ALLOW_OVERVOLT, -1, PARAM_DIR "/allow_overvolt");
-	add_target(APPLY, -1, PARAM_DIR "/apply");
-	max_undervolt = (int)read_long(PARAM_DIR "/max_undervolt_mv");
-	fd = open_or_die(PARAM_DIR "/allow_overvolt", O_RDONLY);
-	read_text(fd, buf, sizeof(buf));
-	allow_overvolt = buf[0] == 'Y';
-	close(fd);
-	fd = open_or_die(PARAM_DIR "/apply", O_RDONLY);
-	read_text(fd, buf, sizeof(buf));
-	apply_on = buf[0] == 'Y';
-	close(fd);
-	if (read_long(PARAM_DIR "/trial_seconds")) {
-		fprintf(stderr, "uvfuzz: trial_seconds is not 0\n");
+	if (!nr_targets) {
+		fprintf(stderr, "uvfuzz: intel_undervolt shows no offset file\n");
 		exit(2);
 	}
+}
+
+static void print_target(const struct target *t, const char *extra)
+{
+	/* A target's line passes only when every write to it did. */
+	if (t->mismatches)
+		printf("not ok - %s: %ld of %ld not as documented\n",
+		       t->path, t->mismatches, t->writes);
+	else
+		printf("ok - %s: %ld writes, %ld accepted, %ld refused as documented%s\n",
+		       t->path, t->writes, t->accepted, t->refused, extra);
 }
 
 int main(int argc, char **argv)
 {
 	static char in[3 * PAGE];
-	long writes = 10000, i, before;
+	long writes = 10000, reload_every = 500, i, before;
+	uint32_t at_load[NR_PLANES];
 	struct timespec t0, t1;
 	uint64_t seed = 0;
+	char by_fw[48];
 	int opt, k;
 
-	while ((opt = getopt(argc, argv, "n:s:cv")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:s:cv")) != -1) {
 		switch (opt) {
 		case 'n':
 			writes = atol(optarg);
+			break;
+		case 'r':
+			reload_every = atol(optarg);
 			break;
 		case 's':
 			seed = strtoull(optarg, NULL, 0);
@@ -751,55 +821,62 @@ int main(int argc, char **argv)
 			verbose = true;
 			break;
 		default:
-			fprintf(stderr, "usage: uvfuzz [-n WRITES] [-s SEED] [-c] [-v]\n");
+			fprintf(stderr, "usage: uvfuzz [-n WRITES] [-r RELOAD] [-s SEED] [-c] [-v]\n");
 			return 2;
 		}
 	}
+	if (reload_every < 1)
+		reload_every = 1;
 	if (!seed) {
 		clock_gettime(CLOCK_REALTIME, &t0);
 		seed = (uint64_t)t0.tv_sec * 1000000007ULL ^ (uint64_t)t0.tv_nsec;
 	}
 	rng = seed ? seed : 1;
-	printf("# uvfuzz -s %" PRIu64 " -n %ld%s\n", seed, writes, coupled ? " -c" : "");
+	printf("# uvfuzz -s %" PRIu64 " -n %ld -r %ld%s\n", seed, writes,
+	       reload_every, coupled ? " -c" : "");
 	fflush(stdout);
 	setup();
+	/* What the next unload must put back: the words at the last load,
+	 * at first those the driver bound with (no write since). */
+	memcpy(at_load, words, sizeof(at_load));
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < writes; i++) {
-		/* offsets take most writes; each other file a few percent */
-		k = below(20);
-		k = k < 16 ? (int)below((unsigned int)nr_targets - 4) :
-			     nr_targets - 4 + (k - 16);
+		if (i % reload_every == 0) {
+			fflush(stdout);
+			reload(at_load);
+			memcpy(at_load, words, sizeof(at_load));
+		}
+		/* the firmware setup changes now and then, for a while */
+		if (below(sgx_on ? 10 : 100) == 0)
+			set_sgx(!sgx_on);
+		if (below(lock_on ? 10 : 100) == 0)
+			set_lock(!lock_on);
+		k = (int)below((unsigned int)nr_targets);
 		before = failures;
 		fuzz_one(&targets[k], in, sizeof(in));
 		if (failures != before)
 			targets[k].mismatches++;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	set_sgx(false);
+	set_lock(false);
 
 	for (k = 0; k < nr_targets; k++) {
-		char by_fw[48] = "";
-
-		if (targets[k].kind == OFFSET)
-			snprintf(by_fw, sizeof(by_fw), " (%ld by the firmware)",
-				 targets[k].fw_refused);
-		/* A target's line passes only when every write to it did. */
-		if (targets[k].mismatches)
-			printf("not ok - %s: %ld of %ld writes not as documented\n",
-			       targets[k].path, targets[k].mismatches, targets[k].writes);
-		else
-			printf("ok - %s: %ld writes, %ld accepted, %ld refused as documented%s\n",
-			       targets[k].path, targets[k].writes, targets[k].accepted,
-			       targets[k].refused, by_fw);
+		snprintf(by_fw, sizeof(by_fw), " (%ld by the firmware)",
+			 targets[k].fw_refused);
+		print_target(&targets[k], by_fw);
 	}
+	print_target(&loads, ", each showing its bounds and the model's offsets");
+	print_target(&read_only, " (EACCES)");
 	if (failures > MAX_REPORTS)
 		printf("# %ld more mismatches not shown\n", failures - MAX_REPORTS);
 	printf("# %ld writes in %.1f s, seed %" PRIu64 "\n", writes,
 	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
 	       seed);
 	if (failures)
-		printf("not ok - %ld mismatches; replay with uvfuzz -s %" PRIu64 " -n %ld%s\n",
-		       failures, seed, writes, coupled ? " -c" : "");
+		printf("not ok - %ld mismatches; replay with uvfuzz -s %" PRIu64 " -n %ld -r %ld%s\n",
+		       failures, seed, writes, reload_every, coupled ? " -c" : "");
 	else
 		printf("ok - %ld writes, every outcome as documented\n", writes);
 	return failures ? 1 : 0;

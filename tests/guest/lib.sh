@@ -51,6 +51,31 @@ check_nogrep() {
 	fi
 }
 
+# skip DESC REASON: a check that could not run, counted as skipped.
+skip() {
+	echo "ok - $1 # SKIP $2"
+}
+
+# read_sysfs FILE: the content of FILE, or, when reading it fails, the
+# name of the errno (ENODATA, ENODEV, EACCES, ENOENT) the failure said, so
+# that a check can tell "no data" from "no file". busybox's cat says
+# "read error: MESSAGE" with strerror()'s words.
+read_sysfs() {
+	local out
+	if out=$(cat "$1" 2>&1); then
+		printf '%s\n' "$out"
+		return 0
+	fi
+	case $out in
+	*"No data available"*) echo ENODATA ;;
+	*"No such device"*) echo ENODEV ;;
+	*"Permission denied"*) echo EACCES ;;
+	*"No such file or directory"*) echo ENOENT ;;
+	*) echo "EUNKNOWN ($out)" ;;
+	esac
+	return 1
+}
+
 # check_no_splat: no kernel warning, bug or lock report in the log so far.
 # Matches the reports, not every mention of lockdep: the debug kernel logs
 # "RCU lockdep checking is enabled" at boot.
@@ -120,6 +145,12 @@ fw_offset_mv() {
 # fw_words [PACKAGE]: the data words of the five domains of the model.
 fw_words() {
 	fwctl -p "${1:-0}" words || { echo "$FWCTL_FAILED"; return 1; }
+}
+
+# fw_holds PACKAGE WORDS: succeeds when the model's five words of PACKAGE
+# are WORDS (for wait_for: a restore the driver runs from a work item).
+fw_holds() {
+	[ "$(fw_words "$1")" = "$2" ]
 }
 
 # fw_log [PACKAGE]: the model's command log, a word a line.
@@ -200,6 +231,54 @@ s3() {
 # The words of the model's fused table (qemu/MODEL.md): what every domain
 # holds after a reset with x-oc-boot-words=fused and no BIOS offset.
 FUSED_WORDS="0x0004cd2c 0x00048c16 0x0004cd28 0x00043312 0x00040001"
+
+# kselftest STATUS [ARGS...]: run the series' kselftest
+# (tools/testing/selftests/drivers/platform/x86/intel/undervolt/, in every
+# guest under /kselftest) with ARGS ("-s STEP" also undervolts each plane
+# STEP mV for a moment), turn each of its KTAP results into one of our
+# lines ("ok N DESC" into "ok - kselftest: DESC", "not ok N DESC" into
+# "not ok - kselftest: DESC", "ok N DESC # SKIP [WHY]" into a skip), print
+# its other lines as comments, and check that it exited with STATUS: 0
+# (every test passed or skipped) or 4 (skipped as a whole: the driver is
+# not bound). The number of lines follows from the files the driver shows
+# and ARGS, so a suite's count stays exact.
+KSELFTEST=/kselftest/drivers/platform/x86/intel/undervolt/test_undervolt.sh
+kselftest() {
+	local want=$1 out status line desc why plan=""
+	shift
+	out=$(sh "$KSELFTEST" "$@" 2>&1)
+	status=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok "[0-9]*" # SKIP"*)
+			desc=${line#ok }
+			desc=${desc#* }
+			why=${desc#*"# SKIP"}
+			desc=${desc%%" # SKIP"*}
+			why=${why# }
+			skip "kselftest: $desc" "${why:-reported by the kselftest}"
+			;;
+		"ok "[0-9]*)
+			desc=${line#ok }
+			pass "kselftest: ${desc#* }"
+			;;
+		"not ok "[0-9]*)
+			desc=${line#not ok }
+			fail "kselftest: ${desc#* }"
+			;;
+		"1..0 # SKIP"*)
+			plan=${line#"1..0 # SKIP"}
+			echo "# kselftest: $line"
+			;;
+		*)
+			echo "# kselftest: $line"
+			;;
+		esac
+	done <<KTAP
+$out
+KTAP
+	check_eq "kselftest: exits with status $want${plan:+ (skipped:$plan)}" "$want" "$status"
+}
 
 finish() {
 	exit $LIB_FAILED

@@ -7,10 +7,11 @@
 
 check "the model is there" fwctl present
 check "intel_undervolt did not bind" test ! -e /sys/devices/system/cpu/intel_undervolt
+check "and is not loaded" test ! -e /sys/module/intel_undervolt
 check_grep "the driver says the firmware does not support offsets" \
-	"intel_undervolt: package 00: the firmware does not support voltage offsets" "$(dmesg)"
-check "the capability command reached the model" \
-	sh -c 'fw_log | grep -q "^0x80000001"'
+	"intel_undervolt: package 00: the firmware does not support voltage offsets, not binding" "$(dmesg)"
+check_grep "the capability command reached the model" "^0x8000000100000000$" "$(fw_log)"
 check_eq "no write command reached the model" "" "$(fw_write_commands)"
+kselftest 4
 check_no_splat
 finish

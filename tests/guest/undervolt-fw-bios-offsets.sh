@@ -4,9 +4,10 @@
 # cache -50 mV, GPU -20 mV), on a part whose words read with bits 20:0
 # clear (both in qemu/MODEL.md). The driver shows the firmware's offsets
 # as the initial ones; S3 brings the firmware's offsets back, and the
-# driver restores the user's, 0 mV included; unload gives the firmware its
-# own offsets back. Every expectation is a literal of this configuration,
-# read from the model, never from the driver.
+# driver restores the user's, 0 mV included, by the time "echo mem"
+# returns (its PM notifier); unload gives the firmware its own offsets
+# back. Every expectation is a literal of this configuration, read from
+# the model, never from the driver.
 . /test/lib.sh
 
 PKG=/sys/devices/system/cpu/intel_undervolt/package_00
@@ -17,9 +18,9 @@ BOOT="0xf9a00000 0xfd800000 0xf9a00000 0x00000000 0x00000000"
 check_eq "the model's reset words are the setup's" "$BOOT" "$(fwctl boot-words)"
 check_eq "at boot the model holds them" "$BOOT" "$(fw_words)"
 check "the driver binds" test -d $PKG
-check_eq "the initial core offset is the setup's -50 mV" -50 "$(cat $PKG/core_boot_offset_mv)"
-check_eq "the initial GPU offset is -20 mV" -20 "$(cat $PKG/gpu_boot_offset_mv)"
-check_eq "the initial uncore offset is 0 mV" 0 "$(cat $PKG/uncore_boot_offset_mv)"
+check_eq "the initial core offset is the setup's -50 mV" -50 "$(cat $PKG/initial_core_offset_mv)"
+check_eq "the initial GPU offset is -20 mV" -20 "$(cat $PKG/initial_gpu_offset_mv)"
+check_eq "the initial uncore offset is 0 mV" 0 "$(cat $PKG/initial_uncore_offset_mv)"
 check_eq "core reads -50 mV" -50 "$(cat $PKG/core_offset_mv)"
 
 check_eq "core -80" OK "$(writefile $PKG/core_offset_mv -80)"
@@ -30,9 +31,9 @@ check_eq "... and cache -80 mV (coupled)" "$(offset_word -80 0)" "$(fwctl word 2
 resets=$(fwctl resets)
 check "S3 and back" s3
 check_eq "S3 reset the firmware" $((resets + 1)) "$(fwctl resets)"
-check_eq "after resume the model holds the user's core -80 mV again" -80 "$(fw_offset_mv 0)"
-check_eq "... and cache -80 mV" -80 "$(fw_offset_mv 2)"
-check_eq "... and the setup's GPU -20 mV, which nobody changed" -20 "$(fw_offset_mv 1)"
+check_eq "after resume the model holds the user's core -80 mV again" "$(offset_word -80 0)" "$(fwctl word 0)"
+check_eq "... and cache -80 mV" "$(offset_word -80 0)" "$(fwctl word 2)"
+check_eq "... and the setup's GPU -20 mV, which nobody changed" 0xfd800000 "$(fwctl word 1)"
 
 # 0 mV is an offset like any other: the firmware brings back -50 at S3,
 # and the driver must put the user's 0 back.
@@ -43,10 +44,15 @@ resets=$(fwctl resets)
 check "S3 and back again" s3
 check_eq "S3 reset the firmware again" $((resets + 1)) "$(fwctl resets)"
 check_eq "after resume the model holds the user's 0 mV on core, not the setup's -50" \
-	0 "$(fw_offset_mv 0)"
-check_eq "... and on cache" 0 "$(fw_offset_mv 2)"
+	0x00000000 "$(fwctl word 0)"
+check_eq "... and on cache" 0x00000000 "$(fwctl word 2)"
 check_grep "the driver wrote the core word after resume" \
-	"^0x80000011" "$(fw_log)"
+	"^0x8000001100000000$" "$(fw_log)"
+
+# The kselftest, with each plane 5 mV lower for a moment.
+kselftest 0 -s 5
+check_eq "the kselftest left the words as they were" \
+	"0x00000000 0xfd800000 0x00000000 0x00000000 0x00000000" "$(fw_words)"
 
 check "intel_undervolt unloads" rmmod intel_undervolt
 check_eq "unload gives the firmware the setup's offsets back" "$BOOT" "$(fw_words)"

@@ -15,7 +15,11 @@ check_eq "core -40" OK "$(writefile $PKG/core_offset_mv -40)"
 check_eq "the model holds each offset with its fused bits 20:0" \
 	"$(offset_word -40 0x4cd2c) $(offset_word -30 0x48c16) $(offset_word -40 0x4cd28) $(offset_word -20 0x43312) $(offset_word -10 0x40001)" \
 	"$(fw_words)"
-check_eq "sysfs reads the uncore's -20 mV" -20 "$(cat $PKG/uncore_offset_mv)"
+check_eq "sysfs reads the model's uncore -20 mV" -20 "$(cat $PKG/uncore_offset_mv)"
+kselftest 0 -s 5
+check_eq "the kselftest left the words as they were" \
+	"$(offset_word -40 0x4cd2c) $(offset_word -30 0x48c16) $(offset_word -40 0x4cd28) $(offset_word -20 0x43312) $(offset_word -10 0x40001)" \
+	"$(fw_words)"
 check "intel_undervolt unloads" rmmod intel_undervolt
 out=$(msrtool xfer 0 0x8000031000000000)
 answer=$(printf '%s\n' "$out" | sed -n 's/^answer \(0x[0-9a-f]*\) .*/\1/p')

@@ -3,7 +3,9 @@
 # command to the mailbox.
 . /test/lib.sh
 
-PKG=/sys/devices/system/cpu/intel_undervolt/package_00
+UV=/sys/devices/system/cpu/intel_undervolt
+PKG=$UV/package_00
+PARAMS=/sys/module/intel_undervolt/parameters
 TAINT_CPU_OUT_OF_SPEC=4
 
 check "the sysfs directory exists" test -d $PKG
@@ -66,7 +68,7 @@ fwctl clear-log
 writefile $PKG/core_offset_mv "" >/dev/null
 check_eq "an empty write sends no mailbox command" "" "$(fw_log)"
 
-check_eq "the firmware's core word is still its boot word" 0x0004cd2c "$(fwctl word 0)"
+check_eq "the firmware's core word is still its fused word" 0x0004cd2c "$(fwctl word 0)"
 check_eq "refused writes do not taint" 0 $(( $(taint) & TAINT_CPU_OUT_OF_SPEC ))
 
 # The log does see commands: a valid write of 0 mV is read, written, read back.
@@ -75,12 +77,20 @@ check_eq "a valid write of 0 mV to gpu succeeds" OK "$(writefile $PKG/gpu_offset
 check_eq "and its three commands reach the mailbox" \
 	"0x8000011000000000 0x8000011100048c16 0x8000011000000000" "$(echo $(fw_log))"
 
-# Read-only files: kernfs refuses to open them for writing, root or not,
-# with EACCES. Any other answer (ENOENT for a file that is not there,
-# nothing from a writefile that did not run) is not that refusal.
-check_eq "core_boot_offset_mv cannot be written (EACCES)" EACCES \
-	"$(writefile $PKG/core_boot_offset_mv -10)"
-check_eq "write_block_reason cannot be written (EACCES)" EACCES \
-	"$(writefile $PKG/write_block_reason none)"
+# Read-only files (series v3: the initial offsets, the bounds and the
+# module parameters, fixed at load): kernfs refuses to open them for
+# writing, root or not, with EACCES. Any other answer (ENOENT for a file
+# that is not there, nothing from a writefile that did not run) is not
+# that refusal.
+fwctl clear-log
+for f in $PKG/initial_core_offset_mv $PKG/initial_gpu_offset_mv \
+	$PKG/initial_cache_offset_mv $PKG/initial_uncore_offset_mv \
+	$PKG/initial_analogio_offset_mv $UV/min_offset_mv $UV/max_offset_mv \
+	$PARAMS/max_undervolt_mv $PARAMS/allow_overvolt; do
+	check_eq "${f#/sys/} cannot be written (EACCES)" EACCES "$(writefile $f -10)"
+done
+check_eq "nor reached the mailbox" "" "$(fw_log)"
+check_eq "the bounds are as they were" "-250 0 250 N" \
+	"$(cat $UV/min_offset_mv $UV/max_offset_mv $PARAMS/max_undervolt_mv $PARAMS/allow_overvolt | tr '\n' ' ' | sed 's/ $//')"
 
 finish

@@ -1,54 +1,76 @@
 #!/bin/sh
+# dkms: skip a stock kernel has no LOCKDOWN_UNDERVOLT; the DKMS build's lockdown is tests/dkms/stock.sh
 # Under lockdown=integrity (set at run time) writes fail with EPERM, send
-# no command to the mailbox, and reads keep working. fwctl only reads
-# MSRs, which lockdown allows, so the firmware model stays observable.
+# no command to the mailbox, and reads keep working. A restore may only
+# move an offset towards 0: the unload puts a deeper offset back to the
+# initial one, S3 does not bring back an undervolt the firmware lost.
+# fwctl only reads MSRs, which lockdown allows, so the firmware model
+# stays observable. The series, and with it LOCKDOWN_UNDERVOLT, is in
+# every test kernel.
 . /test/lib.sh
 
 PKG=/sys/devices/system/cpu/intel_undervolt/package_00
-TAINT_CPU_OUT_OF_SPEC=4
+PARAMS=/sys/module/intel_undervolt/parameters
+GPU20=$(offset_word -20 0x48c16)
+GPU40=$(offset_word -40 0x48c16)
 
 check "the sysfs directory exists" test -d $PKG
-check_eq "before lockdown a write works" OK "$(writefile $PKG/gpu_offset_mv -20)"
-check_eq "the firmware's gpu word holds -20 mV" 0xfd848c16 "$(fwctl word 1)"
-check_eq "lockdown=integrity" OK "$(writefile /sys/kernel/security/lockdown integrity)"
-kmsg_mark locked
-check_eq "under lockdown write_block_reason is lockdown" lockdown "$(cat $PKG/write_block_reason)"
-# Only a reader that may write asks the lockdown LSM, which logs a line
-# each time: a user's cat must not fill the log.
-kmsg_mark user-read
-check_eq "a user reads lockdown too" lockdown "$(as_nobody "cat $PKG/write_block_reason")"
-check_nogrep "a user's read logs no lockdown line" "Lockdown:" "$(dmesg_since "TEST-MARK user-read")"
-fwctl clear-log
-check_eq "under lockdown a core write fails with EPERM" EPERM "$(writefile $PKG/core_offset_mv -50)"
-check_eq "under lockdown a gpu write fails with EPERM" EPERM "$(writefile $PKG/gpu_offset_mv 0)"
-check_eq "under lockdown the writes send no mailbox command" "" "$(fw_log)"
-check_eq "the firmware's core word is still the boot word" 0x0004cd2c "$(fwctl word 0)"
-check_eq "the firmware's gpu word keeps -20 mV" -20 "$(fw_offset_mv 1)"
-check_eq "under lockdown reads work (core)" 0 "$(cat $PKG/core_offset_mv)"
-check_eq "under lockdown reads work (gpu keeps -20)" -20 "$(cat $PKG/gpu_offset_mv)"
-check_eq "under lockdown boot offsets read" 0 "$(cat $PKG/core_boot_offset_mv)"
-log=$(dmesg_since locked)
-# The series adds LOCKDOWN_UNDERVOLT; out of tree (DKMS on a stock kernel)
-# the driver falls back to LOCKDOWN_MSR, "raw MSR access".
-case $(uname -r) in
-*-undervolt-test*|*-undervolt-debug*) reason="CPU voltage offset control" ;;
-*) reason="(CPU voltage offset control|raw MSR access)" ;;
-esac
-check_grep "the lockdown LSM names the reason" "Lockdown: .*$reason is restricted" "$log"
-check_grep "the driver says what to do" "core offset write refused \(lockdown\)" "$log"
-check_eq "under lockdown max_undervolt_mv is still readable" 250 \
-	"$(cat /sys/module/intel_undervolt/parameters/max_undervolt_mv)"
+# An initial offset other than 0, as the firmware setup or other software
+# would leave it: -20 mV on gpu, set with a raw mailbox write while no
+# driver is bound.
+check "intel_undervolt unloads" rmmod intel_undervolt
+msrtool write 0 0x150 "0x80000111${GPU20#0x}"
+check_eq "the firmware's gpu word holds -20 mV" "$GPU20" "$(fwctl word 1)"
+check "intel_undervolt loads" modprobe intel_undervolt
+check_eq "the initial gpu offset is the firmware's -20 mV" -20 "$(cat $PKG/initial_gpu_offset_mv)"
+check_eq "before lockdown a write works: gpu -40" OK "$(writefile $PKG/gpu_offset_mv -40)"
+check_eq "the firmware's gpu word holds -40 mV" "$GPU40" "$(fwctl word 1)"
 
-# A restore is a write: after S3 under lockdown the driver does not put
-# back the -20 mV it set before; the firmware keeps its boot word.
-echo deep > /sys/power/mem_sleep
-echo 0 > /sys/class/rtc/rtc0/wakealarm
-echo +2 > /sys/class/rtc/rtc0/wakealarm
+check_eq "lockdown=integrity" OK "$(writefile /sys/kernel/security/lockdown integrity)"
+fwctl clear-log
+kmsg_mark locked
+check_eq "under lockdown a core write fails with EPERM" EPERM "$(writefile $PKG/core_offset_mv -50)"
+check_eq "under lockdown a gpu write fails with EPERM, towards 0 too" EPERM \
+	"$(writefile $PKG/gpu_offset_mv 0)"
+check_eq "under lockdown the writes send no mailbox command" "" "$(fw_log)"
+check_eq "the firmware's core word is still the fused word" 0x0004cd2c "$(fwctl word 0)"
+check_eq "the firmware's gpu word keeps -40 mV" "$GPU40" "$(fwctl word 1)"
+check_eq "under lockdown reads work: core reads the model's 0" 0 "$(cat $PKG/core_offset_mv)"
+check_eq "under lockdown reads work: gpu reads the model's -40" -40 "$(cat $PKG/gpu_offset_mv)"
+check_eq "under lockdown initial offsets read" -20 "$(cat $PKG/initial_gpu_offset_mv)"
+log=$(dmesg_since 'TEST-MARK locked')
+check_grep "the lockdown LSM names the reason" \
+	"Lockdown: writefile: CPU voltage offset control is restricted" "$log"
+check_grep "the driver names the reason" \
+	"package 00: core offset write refused \(lockdown\): voltage offsets are read-only in this kernel" "$log"
+# Reads never ask the lockdown LSM, which logs a line each time: a
+# user's cat must not fill the log.
+kmsg_mark user-read
+check_eq "a user reads under lockdown: the model's -40" -40 "$(as_nobody "cat $PKG/gpu_offset_mv")"
+check_nogrep "a user's read logs no lockdown line" "Lockdown:" "$(dmesg_since 'TEST-MARK user-read')"
+check_eq "under lockdown max_undervolt_mv is still readable" 250 "$(cat $PARAMS/max_undervolt_mv)"
+
+# The unload restores the initial offsets: -40 to -20 mV is towards 0,
+# which lockdown lets a restore do.
+kmsg_mark unload
+fwctl clear-log
+check "intel_undervolt unloads under lockdown" rmmod intel_undervolt
+check_eq "the firmware's gpu word is back at the initial -20 mV" "$GPU20" "$(fwctl word 1)"
+check_eq "the unload wrote that word" "0x80000111${GPU20#0x}" "$(fw_write_commands)"
+check_grep "and logged it" "package 00: gpu offset -40 mV -> -20 mV by unload" \
+	"$(dmesg_since 'TEST-MARK unload')"
+check "intel_undervolt loads under lockdown" modprobe intel_undervolt
+check_eq "it found the initial -20 mV again" -20 "$(cat $PKG/initial_gpu_offset_mv)"
+
+# S3 resets the firmware to its fused words; bringing -20 mV back would be
+# away from 0, which lockdown refuses to a restore as to a write.
+fwctl clear-log
 kmsg_mark s3
-check "suspend to RAM (S3) under lockdown and wake up" sh -c 'echo mem > /sys/power/state'
-check_eq "the firmware's gpu word is the boot word, not -20 mV" 0x00048c16 "$(fwctl word 1)"
-check_eq "gpu_offset_mv reads 0" 0 "$(cat $PKG/gpu_offset_mv)"
+check "suspend to RAM (S3) under lockdown and wake up" s3
+check_eq "the firmware's gpu word is the fused word, not -20 mV" 0x00048c16 "$(fwctl word 1)"
+check_eq "no write command reached the model" "" "$(fw_write_commands)"
+check_eq "gpu_offset_mv reads the model's 0" 0 "$(cat $PKG/gpu_offset_mv)"
 check_grep "the driver says why it did not restore" \
-	"package 00: resume: offsets not restored \(lockdown\)" "$(dmesg_since s3)"
+	"package 00: resume: gpu offset not restored to -20 mV \(lockdown\)" "$(dmesg_since 'TEST-MARK s3')"
 
 finish

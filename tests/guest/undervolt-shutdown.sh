@@ -1,8 +1,8 @@
 #!/bin/sh
 # qemu-run: --allow-resets
-# A reboot (as a kexec would) writes the boot offsets back before the
-# machine resets: the next kernel never inherits an undervolt it did not
-# set. The model forgets its words at the reset anyway, so what the test
+# A reboot (as a kexec would) writes the initial offsets (those the
+# firmware had when the driver bound) back before the machine resets: the
+# next kernel never inherits an undervolt it did not set. The model forgets its words at the reset anyway, so what the test
 # reads is its command log, which survives resets: boot 1 sets -80 mV and
 # reboots; boot 2 finds, after that write, writes of the boot words, and
 # no check is printed on boot 1.
@@ -31,6 +31,6 @@ check_grep "... and the cache boot word" "^$CACHE_BOOT\$" "$after"
 check_eq "the boot words were the last writes before this boot" \
 	"$CORE_BOOT $CACHE_BOOT" \
 	"$(echo $(echo "$after" | grep "^0x8000..11" | tail -n 2))"
-check_eq "core_offset_mv reads the boot offset" 0 "$(cat $PKG/core_offset_mv)"
+check_eq "core_offset_mv reads the model's fused 0 mV" 0 "$(cat $PKG/core_offset_mv)"
 check_no_splat
 exit $LIB_FAILED
