@@ -43,11 +43,12 @@ check_eq "the firmware kept the fused core and cache words" "0x0004cd2c 0x0004cd
 	"$(fwctl word 0) $(fwctl word 2)"
 check_eq "only core was tried: the cache write never went out" \
 	"0x80000011$(offset_word -60 0x4cd2c | cut -c3-)" "$(fw_write_commands)"
-check_eq "a dropped write does not taint" 0 "$(out_of_spec)"
+check_eq "a non-zero write taints before it reaches the firmware, dropped or not" \
+	$TAINT_CPU_OUT_OF_SPEC "$(out_of_spec)"
 fwctl drop off
 check_eq "writes work again" OK "$(writefile $PKG/uncore_offset_mv -60)"
 check_eq "the firmware's uncore word holds -60 mV" "$(offset_word -60 0x43312)" "$(fwctl word 3)"
-check_eq "the first verified non-zero offset taints" $TAINT_CPU_OUT_OF_SPEC "$(out_of_spec)"
+check_eq "the kernel stays tainted" $TAINT_CPU_OUT_OF_SPEC "$(out_of_spec)"
 check_eq "uncore back to 0" OK "$(writefile $PKG/uncore_offset_mv 0)"
 
 # expect_code CODE ERRNO: the next command, the read of a gpu write,
@@ -72,37 +73,45 @@ expect_code() {
 		"$(writefile $PKG/gpu_offset_mv 0) $(read_sysfs $PKG/gpu_offset_mv)"
 }
 
+# Intel's reference code names the codes. 2, 5 and 0x1f say the firmware
+# does not do it: EOPNOTSUPP. The driver checks what it sends, so a code
+# that blames the data (3, 4: above a limit; 0x10: invalid parameter) is
+# the firmware's fault, not the writer's: EIO, like every other code, and
+# the code is logged as it came. EINVAL and ERANGE only mean bad input.
 expect_code 2 EOPNOTSUPP
-expect_code 3 ERANGE
-expect_code 4 ERANGE
+kmsg_mark code3
+expect_code 3 EIO
+check_grep "code 3 is logged raw" \
+	"package 00: command 0x10 on plane 1: completion code 0x03" "$(dmesg_since 'TEST-MARK code3')"
+expect_code 4 EIO
 expect_code 5 EOPNOTSUPP
-expect_code 6 EOPNOTSUPP
-# 7 (IccMax) has no errno of its own: EIO, and the code is logged as it came.
+expect_code 6 EIO
 kmsg_mark code7
 expect_code 7 EIO
 check_grep "code 7 is logged raw" \
-	"package 00: command 0x10 on plane 1: unknown completion code 0x07" "$(dmesg_since 'TEST-MARK code7')"
-expect_code 8 EACCES
-expect_code 16 EINVAL
+	"package 00: command 0x10 on plane 1: completion code 0x07" "$(dmesg_since 'TEST-MARK code7')"
+expect_code 8 EIO
+expect_code 16 EIO
 # 0x1f: the command is not recognised (Tiger Lake and later answer it).
 expect_code 31 EOPNOTSUPP
 kmsg_mark code255
 expect_code 255 EIO
 check_grep "code 0xff is logged raw" \
-	"package 00: command 0x10 on plane 1: unknown completion code 0xff" "$(dmesg_since 'TEST-MARK code255')"
+	"package 00: command 0x10 on plane 1: completion code 0xff" "$(dmesg_since 'TEST-MARK code255')"
 
-# "CODE write PLANE": only the next write to that plane fails; its read
-# went through, so the driver still knows the offset.
+# "CODE write PLANE": only the next write to that plane fails. The
+# firmware may or may not have taken it, so the driver reads the plane
+# again: it knows the offset the firmware holds.
 fwctl inject-write 3 3
 check_eq "injection reads 3 write 3" "3 write 3" "$(fwctl injection)"
 check_eq "reads pass a write fault: uncore reads the model's 0" 0 "$(cat $PKG/uncore_offset_mv)"
 check_eq "writes to other planes pass a write fault" OK "$(writefile $PKG/gpu_offset_mv -20)"
 check_eq "the injection is still armed" "3 write 3" "$(fwctl injection)"
 fwctl clear-log
-check_eq "the write to the plane fails with ERANGE" ERANGE "$(writefile $PKG/uncore_offset_mv -40)"
+check_eq "the write to the plane fails with EIO" EIO "$(writefile $PKG/uncore_offset_mv -40)"
 check_eq "the write injection lasts one write" none "$(fwctl injection)"
-check_eq "the write was tried: read, refused write" \
-	"0x8000031000000000 0x80000311$(offset_word -40 0x43312 | cut -c3-)" "$(echo $(fw_log))"
+check_eq "the write was tried: read, refused write, read again" \
+	"0x8000031000000000 0x80000311$(offset_word -40 0x43312 | cut -c3-) 0x8000031000000000" "$(echo $(fw_log))"
 check_eq "the firmware's uncore word is the fused one" 0x00043312 "$(fwctl word 3)"
 check_eq "uncore reads the model's 0" 0 "$(cat $PKG/uncore_offset_mv)"
 
@@ -112,8 +121,8 @@ fwctl clear-log
 kmsg_mark coupled
 check_eq "a coupled write failing on cache fails with EIO" EIO "$(writefile $PKG/core_offset_mv -40)"
 core40=$(offset_word -40 0x4cd2c | cut -c3-)
-check_eq "core set, cache refused, core put back: the command log" \
-	"0x8000001000000000 0x80000011$core40 0x8000001000000000 0x8000021000000000 0x80000211$(offset_word -40 0x4cd28 | cut -c3-) 0x8000001000000000 0x800000110004cd2c 0x8000001000000000" \
+check_eq "core set, cache refused and read again, core put back: the command log" \
+	"0x8000001000000000 0x80000011$core40 0x8000001000000000 0x8000021000000000 0x80000211$(offset_word -40 0x4cd28 | cut -c3-) 0x8000021000000000 0x8000001000000000 0x800000110004cd2c 0x8000001000000000" \
 	"$(echo $(fw_log))"
 check_eq "the firmware's core and cache words are the fused ones" "0x0004cd2c 0x0004cd28" \
 	"$(fwctl word 0) $(fwctl word 2)"
