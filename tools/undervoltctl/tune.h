@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tune.h: the search for the lowest stable offset (tune.c) and its
- * journal (tune_journal.c).
+ * tune.h: undervoltctl tune, the search for the lowest stable offset:
+ * the verb (tune.c), the search (tune_search.c), the result and --report
+ * (tune_report.c), the recovery at boot (tune_recover.c) and the journal
+ * (tune_journal.c).
  */
 #ifndef UNDERVOLTCTL_TUNE_H
 #define UNDERVOLTCTL_TUNE_H
@@ -11,6 +13,9 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "stress.h"
+
+struct uv_sysfs;
 
 #define TUNE_STATE_DIR		"/var/lib/undervoltctl"
 #define TUNE_JOURNAL		"tune.journal"
@@ -73,5 +78,44 @@ int tune_journal_path(const char *dir, const char *name, char *buf,
 /* 0, or -errno; -ENOENT when there is no journal. */
 int tune_journal_load(const char *dir, struct tune_journal *j);
 int tune_journal_save(const char *dir, const struct tune_journal *j);
+
+enum tune_mode { MODE_SEARCH, MODE_RESUME, MODE_RECOVER, MODE_REPORT };
+
+/* The command line of tune. */
+struct tune_cmd {
+	enum tune_mode mode;
+	bool dry_run;
+	const char *state_dir;
+	enum stress_engine engine;
+	struct tune_journal *j;		/* settings of a new search */
+	bool has_plane;
+	enum plane plane;
+};
+
+/* tune_search.c */
+int tune_plane_offset(const struct uv_sysfs *s, unsigned int pkg,
+		      enum plane plane, long *mv);
+int tune_set_plane(const struct uv_sysfs *s, enum plane plane, long mv);
+int tune_trial_set(const struct uv_sysfs *s, long seconds);
+long tune_trial_get(const struct uv_sysfs *s);
+void tune_trial_confirm(const struct uv_sysfs *s);
+int tune_next_value(const struct tune_journal *j, enum plane plane, int *mv,
+		    bool *found);
+int tune_final_value(const struct tune_journal *j, int lowest);
+int tune_search(const struct uv_sysfs *s, struct tune_journal *j,
+		const struct tune_cmd *c);
+
+/* tune_report.c */
+char *tune_read_cpuinfo(const struct uv_sysfs *s);
+bool tune_couples(const struct uv_sysfs *s);
+void tune_cpuinfo_field(const struct uv_sysfs *s, const char *key, char *out,
+			size_t size);
+int tune_save(const char *dir, const struct tune_journal *j);
+int tune_finish(const struct uv_sysfs *s, struct tune_journal *j,
+		const char *dir);
+int tune_report(const struct tune_cmd *c);
+
+/* tune_recover.c */
+int tune_recover(const struct uv_sysfs *s, const struct tune_cmd *c);
 
 #endif

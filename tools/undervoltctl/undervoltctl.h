@@ -17,7 +17,10 @@
  *	cpuinfo.c	fields of /proc/cpuinfo
  *	stress.c	the self-checking load (stress.h says how it checks)
  *	stress_verb.c	stress: that load on its own
- *	tune.c		tune: the search for the lowest stable offset
+ *	tune.c		tune: its options, the plan, the lock
+ *	tune_search.c	tune: the search and one value under the load
+ *	tune_report.c	tune: the result it writes, and tune --report
+ *	tune_recover.c	tune --recover: a crashed step at boot
  *	tune_journal.c	tune's journal, which survives the crashes
  */
 #ifndef UNDERVOLTCTL_H
