@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "stress.h"
+#include "trial.h"
 #include "tune.h"
 #include "undervoltctl.h"
 
@@ -80,6 +81,22 @@ static int parse_mv(const char *opt, const char *arg, int lo, int hi, int *v)
 	return 0;
 }
 
+static void usage(void)
+{
+	printf(
+"usage: undervoltctl tune [PLANE] [--start MV] [--step MV] [--resolution MV]\n"
+"                         [--runs N] [--duration SECONDS] [--margin MV]\n"
+"                         [--limit MV] [--max-crashes N] [--resume-after-crash]\n"
+"                         [-o FILE] [--state-dir DIR]\n"
+"                         [--engine auto|builtin|openblas] [--dry-run]\n"
+"       undervoltctl tune --resume | --recover | --report | --help\n"
+"Finds the lowest offset this CPU runs stable at, under a verified load;\n"
+"writes it with the evidence to FILE (/etc/undervolt.conf). Defaults:\n"
+"--start 0 --step 25 --resolution 5 --runs 3 --duration 300 --margin 10\n"
+"--limit -250 --max-crashes 3. See undervoltctl(8).\n");
+}
+
+/* 0, 1 after --help, or -1 (said). */
 static int parse_args(int argc, char **argv, struct tune_cmd *c)
 {
 	static const struct option longopts[] = {
@@ -99,6 +116,7 @@ static int parse_args(int argc, char **argv, struct tune_cmd *c)
 		{ "resume", no_argument, NULL, 'R' },
 		{ "recover", no_argument, NULL, 'B' },
 		{ "report", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tune_journal *j = c->j;
@@ -106,8 +124,11 @@ static int parse_args(int argc, char **argv, struct tune_cmd *c)
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'h':
+			usage();
+			return 1;
 		case 's':
 			if (parse_mv("--start", optarg, -500, 0, &j->start))
 				return -1;
@@ -203,6 +224,7 @@ static int pick_planes(const struct uv_sysfs *s, struct tune_journal *j,
 		       const struct tune_cmd *c)
 {
 	struct uv_package_list list;
+	char path[PATH_MAX];
 	long mv;
 	size_t i;
 	int r;
@@ -232,10 +254,15 @@ static int pick_planes(const struct uv_sysfs *s, struct tune_journal *j,
 				list.id[0], plane_name(j->planes[i]));
 			return -1;
 		}
-		r = tune_plane_offset(s, list.id[0], j->planes[i], &mv);
+		r = sysfs_plane_path(s, list.id[0], j->planes[i], "offset_mv",
+				     path, sizeof(path));
+		if (!r)
+			r = sysfs_read_long(path, &mv);
 		if (r) {
 			uv_warn("tune: cannot read the %s offset: %s",
-				plane_name(j->planes[i]), strerror(-r));
+				plane_name(j->planes[i]), r == -ENODATA ?
+				"it is unknown (suspended or package offline)" :
+				strerror(-r));
 			return -1;
 		}
 		j->original[i] = (int)mv;
@@ -243,54 +270,141 @@ static int pick_planes(const struct uv_sysfs *s, struct tune_journal *j,
 	return 0;
 }
 
-/*
- * One search at a time: a lock on TUNE_LOCK in the state directory, held
- * until the process exits (the kernel drops it on a crash or a kill).
- * The descriptor, or -1 with a message.
- */
-static int lock_state(const char *dir)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		uv_warn("tune: cannot create %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (tune_journal_path(dir, TUNE_LOCK, path, sizeof(path)))
-		return -1;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		uv_warn("tune: %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		uv_warn("tune: another undervoltctl tune is running (%s is "
-			"locked); wait for it or stop it", path);
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* udev loads the driver some time into the boot; a resume waits for it. */
-static void wait_for_driver(const struct uv_sysfs *s, unsigned int seconds)
+static void wait_for_driver(const struct uv_sysfs *s)
 {
+	const char *v = uv_test_env("UNDERVOLTCTL_TEST_DRIVER_WAIT_S");
+	unsigned int seconds = v && *v ? (unsigned int)atoi(v) : 120;
 	struct stat st;
 
+	if (stat(s->drv, &st) == 0)
+		return;
+	printf("tune: waiting up to %u s for the intel_undervolt driver to "
+	       "bind\n", seconds);
+	fflush(stdout);
 	while (seconds-- > 0 && stat(s->drv, &st) != 0)
 		sleep(1);
+}
+
+/* A trial of someone else would move the offsets under test. */
+static int no_trial(const struct uv_sysfs *s)
+{
+	struct trial_state *t = malloc(sizeof(*t));
+	double left;
+	int r = t ? trial_read(s, t, &left) : 0;
+
+	if (r == 1 && strcmp(t->owner, "tune") != 0)
+		uv_warn("tune: a trial runs (%s, %.0f s left): its revert would "
+			"move the offsets under test; confirm it or let it end "
+			"first", t->owner, left > 0 ? left : 0);
+	r = r == 1 && strcmp(t->owner, "tune") != 0;
+	free(t);
+	return r ? UV_EXIT_FAIL : 0;
+}
+
+static int resume(const struct uv_sysfs *s, const struct tune_cmd *c)
+{
+	struct tune_journal *j = c->j;
+	int code;
+
+	if (tune_journal_needed(c->state_dir, j, "nothing to resume"))
+		return UV_EXIT_FAIL;
+	if (j->state != TUNE_RUNNING) {
+		uv_warn("tune: the search in %s is %s: nothing to resume",
+			c->state_dir, tune_state_name(j->state));
+		return UV_EXIT_FAIL;
+	}
+	if (j->in_step) {
+		uv_warn("tune: a step is unfinished; run 'undervoltctl tune "
+			"--recover' first (at boot it runs by itself)");
+		return UV_EXIT_FAIL;
+	}
+	if (boot_recovery_switch(s)) {
+		uv_warn("tune: undervolt=off is on the kernel command line (the "
+			"recovery switch): the search is not resumed and nothing "
+			"is applied; after a boot without it, 'undervoltctl tune "
+			"--resume' goes on");
+		return UV_EXIT_POLICY;
+	}
+	wait_for_driver(s);
+	code = sysfs_require_driver(s);
+	if (!code && tune_journal_check_driver(s, j, c->state_dir))
+		code = UV_EXIT_FAIL;
+	if (!code)
+		code = no_trial(s);
+	if (!code)
+		code = tune_writes_allowed(s, j, true);
+	if (code)
+		return code;
+	state_unlink(c->state_dir, TUNE_RESUME_FLAG);
+	return tune_search(s, j, c);
+}
+
+/* -o FILE as the journal keeps it: an absolute path. */
+static int absolute_config(struct tune_journal *j)
+{
+	char cwd[PATH_MAX], rel[PATH_MAX];
+
+	if (j->config[0] == '/')
+		return 0;
+	if (!getcwd(cwd, sizeof(cwd)) ||
+	    uv_path(rel, sizeof(rel), "%s", j->config) ||
+	    uv_path(j->config, sizeof(j->config), "%s/%s", cwd, rel)) {
+		uv_warn("tune: -o %s: give an absolute path", j->config);
+		return -1;
+	}
+	return 0;
+}
+
+static int start(const struct uv_sysfs *s, const struct tune_cmd *c)
+{
+	struct tune_journal *j = c->j, *old;
+	long bmin, bmax;
+	int code, r;
+
+	code = sysfs_require_driver(s);
+	if (code)
+		return code;
+	if (!sysfs_bounds(s, &bmin, &bmax) && j->limit < bmin) {
+		j->limit = (int)bmin;
+		if (j->start < j->limit)
+			j->start = j->limit;
+	}
+	if (absolute_config(j) || pick_planes(s, j, c))
+		return UV_EXIT_FAIL;
+	code = no_trial(s);
+	if (!code)
+		code = tune_writes_allowed(s, j, true);
+	if (code)
+		return code;
+	if (c->dry_run) {
+		print_plan(j);
+		return UV_EXIT_OK;
+	}
+	old = malloc(sizeof(*old));
+	r = old ? tune_journal_load(c->state_dir, old) : -ENOMEM;
+	if (!r && old->state == TUNE_RUNNING)
+		uv_warn("tune: a search is already on record in %s; continue it "
+			"with 'undervoltctl tune --resume' or move %s away",
+			c->state_dir, TUNE_JOURNAL);
+	code = (!r && old->state == TUNE_RUNNING) || (r && r != -ENOENT);
+	free(old);
+	if (code)
+		return UV_EXIT_FAIL;
+	j->state = TUNE_RUNNING;
+	print_plan(j);
+	if (tune_save(c->state_dir, j))
+		return UV_EXIT_FAIL;
+	return tune_search(s, j, c);
 }
 
 int cmd_tune(const struct uv_sysfs *s, int argc, char **argv)
 {
 	struct tune_journal *j = calloc(1, sizeof(*j));
 	struct tune_cmd c = {
-		.mode = MODE_SEARCH, .state_dir = TUNE_STATE_DIR, .j = j,
+		.mode = MODE_SEARCH, .state_dir = s->state, .j = j,
 	};
-	char flag[PATH_MAX];
-	long bmin, bmax;
-	int code = UV_EXIT_USAGE, lock = -1;
+	int code = UV_EXIT_USAGE, lock = -1, r;
 
 	if (!j) {
 		uv_warn("tune: out of memory");
@@ -299,87 +413,32 @@ int cmd_tune(const struct uv_sysfs *s, int argc, char **argv)
 	*j = (struct tune_journal){
 		.start = 0, .step = 25, .resolution = 5, .runs = 3,
 		.duration = 300, .margin = 10, .limit = -250,
-		.max_crashes = 3, .trial_saved = -1,
+		.max_crashes = 3,
 	};
 	snprintf(j->config, sizeof(j->config), "%s", UV_DEFAULT_CONFIG);
-	if (parse_args(argc, argv, &c))
+	r = parse_args(argc, argv, &c);
+	if (r) {
+		code = r > 0 ? UV_EXIT_OK : UV_EXIT_USAGE;
 		goto out;
+	}
 	if (c.mode == MODE_REPORT) {
-		code = tune_report(&c);
+		code = state_dir_check(c.state_dir, false) == -EPERM ?
+		       UV_EXIT_FAIL : tune_report(&c);
 		goto out;
 	}
 	code = UV_EXIT_FAIL;
 	if (!c.dry_run) {
-		lock = lock_state(c.state_dir);
+		lock = search_lock(c.state_dir);
 		if (lock < 0)
 			goto out;
 	}
 	/* At boot the driver may bind later: recovery does not need it. */
-	if (c.mode == MODE_RECOVER) {
+	if (c.mode == MODE_RECOVER)
 		code = tune_recover(s, &c);
-		goto out;
-	}
-	if (c.mode == MODE_RESUME)
-		wait_for_driver(s, 120);
-	code = UV_EXIT_NODRIVER;
-	if (sysfs_require_driver(s))
-		goto out;
-	code = UV_EXIT_FAIL;
-	if (c.mode == MODE_RESUME) {
-		if (tune_journal_load(c.state_dir, j))
-			goto out;
-		if (j->state != TUNE_RUNNING) {
-			uv_warn("tune: the search in %s is %s: nothing to "
-				"resume", c.state_dir, tune_state_name(j->state));
-			goto out;
-		}
-		if (j->in_step) {
-			uv_warn("tune: a step is unfinished; run 'undervoltctl "
-				"tune --recover' first (at boot it runs by itself)");
-			goto out;
-		}
-		if (!tune_journal_path(c.state_dir, TUNE_RESUME_FLAG, flag,
-				       sizeof(flag)))
-			unlink(flag);
-		j->trial_saved = tune_trial_get(s);
-		code = tune_search(s, j, &c);
-		goto out;
-	}
-	if (!sysfs_bounds(s, &bmin, &bmax) && j->limit < bmin) {
-		j->limit = (int)bmin;
-		if (j->start < j->limit)
-			j->start = j->limit;
-	}
-	if (pick_planes(s, j, &c))
-		goto out;
-	if (c.dry_run) {
-		print_plan(j);
-		code = UV_EXIT_OK;
-		goto out;
-	}
-	if (tune_trial_get(s) < 0) {
-		uv_warn("tune: the driver has no trial mode "
-			"(parameters/trial_seconds); tune needs it to revert a "
-			"hung step: update the driver");
-		goto out;
-	}
-	{
-		struct tune_journal old;
-
-		if (tune_journal_load(c.state_dir, &old) == 0 &&
-		    old.state == TUNE_RUNNING) {
-			uv_warn("tune: a search is already on record in %s; "
-				"continue it with 'undervoltctl tune --resume' or "
-				"move %s away", c.state_dir, TUNE_JOURNAL);
-			goto out;
-		}
-	}
-	j->trial_saved = tune_trial_get(s);
-	j->state = TUNE_RUNNING;
-	print_plan(j);
-	if (tune_save(c.state_dir, j))
-		goto out;
-	code = tune_search(s, j, &c);
+	else if (c.mode == MODE_RESUME)
+		code = resume(s, &c);
+	else
+		code = start(s, &c);
 out:
 	if (lock >= 0)
 		close(lock);

@@ -4,17 +4,19 @@
  * writes, with the evidence, and tune --report.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "trial.h"
 #include "tune.h"
 #include "undervoltctl.h"
 
 /* The text of /proc/cpuinfo, to free; NULL when it cannot be read. */
-char *tune_read_cpuinfo(const struct uv_sysfs *s)
+static char *read_cpuinfo(const struct uv_sysfs *s)
 {
 	char path[PATH_MAX], *buf;
 	size_t len;
@@ -31,7 +33,7 @@ bool tune_couples(const struct uv_sysfs *s)
 	static const unsigned int coupled[] = {
 		0x4e, 0x5e, 0x8e, 0x9e, 0xa5, 0xa6,
 	};
-	char *info = tune_read_cpuinfo(s), family[16], model[16];
+	char *info = read_cpuinfo(s), family[16], model[16];
 	bool ret = false;
 	size_t i;
 
@@ -48,10 +50,10 @@ bool tune_couples(const struct uv_sysfs *s)
 }
 
 /* A field of /proc/cpuinfo for the result's evidence, or "unknown". */
-void tune_cpuinfo_field(const struct uv_sysfs *s, const char *key,
+static void cpuinfo_field(const struct uv_sysfs *s, const char *key,
 			  char *out, size_t size)
 {
-	char *info = tune_read_cpuinfo(s);
+	char *info = read_cpuinfo(s);
 
 	if (!info || !uv_cpuinfo_value(info, key, out, size))
 		snprintf(out, size, "unknown");
@@ -75,18 +77,33 @@ static void describe_plane(FILE *f, const struct tune_journal *j,
 	fputc('\n', f);
 }
 
+static void describe_verify(FILE *f, const struct tune_journal *j)
+{
+	size_t i;
+
+	fprintf(f, "# core and cache together (this CPU does not couple them), "
+		"values tested:");
+	for (i = 0; i < j->nverify; i++)
+		fprintf(f, "\n#   core %5d mV, cache %5d mV  %-13s %u s of load",
+			j->verify[i].core, j->verify[i].cache,
+			tune_outcome_name(j->verify[i].outcome),
+			j->verify[i].seconds);
+	fputc('\n', f);
+}
+
 /* The configuration text of a finished search, evidence first. */
 static char *result_text(const struct uv_sysfs *s,
 			 const struct tune_journal *j, size_t *len)
 {
 	char model[128], ucode[32], when[64], *text = NULL;
 	time_t now = time(NULL);
+	bool verified = j->nverify > 0;
 	struct tm tm;
 	FILE *f;
 	size_t i;
 
-	tune_cpuinfo_field(s, "model name", model, sizeof(model));
-	tune_cpuinfo_field(s, "microcode", ucode, sizeof(ucode));
+	cpuinfo_field(s, "model name", model, sizeof(model));
+	cpuinfo_field(s, "microcode", ucode, sizeof(ucode));
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", localtime_r(&now, &tm));
 	f = open_memstream(&text, len);
 	if (!f)
@@ -112,10 +129,24 @@ static char *result_text(const struct uv_sysfs *s,
 		}
 		fprintf(f, "# %s: lowest value that passed %d mV, plus a margin "
 			"of %d mV\n", plane_name(p), mv, j->margin);
-		fprintf(f, "%s = %d\n", plane_name(p), tune_final_value(j, mv));
+		if (verified || !tune_result_value(j, i, &mv))
+			continue;
+		fprintf(f, "%s = %d\n", plane_name(p), mv);
 		if (p == PLANE_CORE && j->coupled)
-			fprintf(f, "%s = %d\n", plane_name(PLANE_CACHE),
-				tune_final_value(j, mv));
+			fprintf(f, "%s = %d\n", plane_name(PLANE_CACHE), mv);
+	}
+	if (verified) {
+		describe_verify(f, j);
+		if (j->verify[j->nverify - 1].outcome != TUNE_PASS)
+			fprintf(f, "# together they failed even one --step "
+				"below 0 mV: no offset\n");
+		for (i = 0; i < j->nplanes; i++) {
+			int mv;
+
+			if (tune_result_value(j, i, &mv))
+				fprintf(f, "%s = %d\n", plane_name(j->planes[i]),
+					mv);
+		}
 	}
 	if (fclose(f)) {
 		free(text);
@@ -135,41 +166,72 @@ int tune_save(const char *dir, const struct tune_journal *j)
 	return r;
 }
 
-int tune_finish(const struct uv_sysfs *s, struct tune_journal *j,
-		  const char *dir)
+/*
+ * The user's configuration is kept as FILE.before-tune, with its owner,
+ * mode and ACL, unless tune wrote it; the new one gets them too. FD is
+ * the old file, or -1.
+ */
+static int keep_old(const char *config, int fd)
 {
-	char backup[PATH_MAX + 16], *text;
-	size_t len, i;
+	char backup[PATH_MAX + 16], *old = NULL;
+	size_t olen;
+	bool ours;
 	int r;
 
-	for (i = 0; i < j->nplanes; i++)
-		tune_set_plane(s, j->planes[i], j->original[i]);
-	tune_trial_confirm(s);
-	if (j->trial_saved >= 0)
-		tune_trial_set(s, j->trial_saved);
+	if (fd < 0)
+		return 0;
+	r = uv_slurp_fd(fd, CONFIG_MAX_SIZE, &old, &olen);
+	ours = !r && strstr(old, "# Written by undervoltctl tune");
+	free(old);
+	if (ours)
+		return 0;
+	r = uv_path(backup, sizeof(backup), "%s.before-tune", config);
+	if (!r)
+		r = uv_copy_file(config, backup);
+	if (r)
+		uv_warn("tune: cannot keep %s as %s.before-tune: %s; nothing is "
+			"written", config, config, strerror(-r));
+	return r;
+}
+
+int tune_finish(const struct uv_sysfs *s, struct tune_journal *j,
+		const char *dir)
+{
+	char *text;
+	size_t len;
+	int r, fd = -1;
+
+	r = tune_restore(s, j);
+	if (r)
+		uv_warn("tune: cannot put the offsets back to their values "
+			"before the search: %s", strerror(-r));
+	else
+		trial_disarm_owner(s, "tune");
 	text = result_text(s, j, &len);
 	if (!text) {
 		uv_warn("tune: out of memory");
 		return UV_EXIT_FAIL;
 	}
-	/* The user's own configuration is kept beside it, not lost. */
-	if (access(j->config, F_OK) == 0 &&
-	    !uv_path(backup, sizeof(backup), "%s.before-tune", j->config)) {
-		char *old;
-		size_t olen;
-
-		if (!uv_slurp(j->config, CONFIG_MAX_SIZE, &old, &olen)) {
-			if (!strstr(old, "# Written by undervoltctl tune"))
-				uv_write_atomic(backup, old, olen);
-			free(old);
-		}
+	r = uv_trusted_file(j->config, "tune: the configuration");
+	if (!r) {
+		fd = open(j->config, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		r = keep_old(j->config, fd);
 	}
-	r = uv_write_atomic(j->config, text, len);
+	if (!r)
+		r = uv_write_atomic(j->config, text, len);
 	if (r) {
-		uv_warn("tune: cannot write %s: %s; the result is:\n%s",
-			j->config, strerror(-r), text);
+		uv_warn("tune: %s is not written (%s); the result is:\n%s",
+			j->config, strerror(r < 0 ? -r : EPERM), text);
+		if (fd >= 0)
+			close(fd);
 		free(text);
 		return UV_EXIT_FAIL;
+	}
+	if (fd >= 0) {
+		if (lseek(fd, 0, SEEK_SET) < 0 || uv_copy_attrs(fd, j->config))
+			uv_warn("tune: %s: could not give it the owner, mode and "
+				"ACL of the file it replaced", j->config);
+		close(fd);
 	}
 	j->state = TUNE_DONE;
 	if (tune_save(dir, j)) {
@@ -188,15 +250,8 @@ int tune_report(const struct tune_cmd *c)
 	struct tune_journal *j = c->j;
 	char *text;
 	size_t len, i;
-	int r;
 
-	r = tune_journal_load(c->state_dir, j);
-	if (r == -ENOENT) {
-		uv_warn("tune: no search on record in %s; start one with "
-			"'undervoltctl tune'", c->state_dir);
-		return UV_EXIT_FAIL;
-	}
-	if (r)
+	if (tune_journal_needed(c->state_dir, j, "nothing to report"))
 		return UV_EXIT_FAIL;
 	printf("search: %s; %zu value(s) tested; %u crash(es) in a row\n",
 	       tune_state_name(j->state), j->nresults, j->crashes);
@@ -205,10 +260,19 @@ int tune_report(const struct tune_cmd *c)
 		       plane_name(j->results[i].plane), j->results[i].mv,
 		       tune_outcome_name(j->results[i].outcome),
 		       j->results[i].seconds);
-	if (j->in_step)
+	for (i = 0; i < j->nverify; i++)
+		printf("  together core %d mV, cache %d mV  %-13s %u s\n",
+		       j->verify[i].core, j->verify[i].cache,
+		       tune_outcome_name(j->verify[i].outcome),
+		       j->verify[i].seconds);
+	if (j->in_step && j->step_verify)
+		printf("  together core %d mV, cache %d mV  under test\n",
+		       j->step_mv, j->step_cache);
+	else if (j->in_step)
 		printf("  %-8s %5d mV  under test\n", plane_name(j->step_plane),
 		       j->step_mv);
-	if (j->state == TUNE_DONE &&
+	if (j->state == TUNE_DONE && !uv_trusted_file(j->config,
+						       "tune: the configuration") &&
 	    !uv_slurp(j->config, CONFIG_MAX_SIZE, &text, &len)) {
 		printf("result (%s):\n%s", j->config, text);
 		free(text);

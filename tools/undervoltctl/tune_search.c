@@ -1,167 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tune_search.c: the search of undervoltctl tune: which value comes next,
- * and one value under the load, watched for machine checks, new taints
- * and signals besides the load's own verification.
+ * and one value under the load.
+ *
+ * A value counts only when it was in force for the whole run: the offset
+ * of every package is read back before and after each run, and a run
+ * after which it reads otherwise (another writer, a driver unloaded and
+ * loaded, a trial's revert, mce-guard) is run again, never recorded as a
+ * pass. A failure seen in such a run still counts: failing is the safe
+ * side.
+ *
+ * On CPUs that do not couple core and cache, each is searched with the
+ * other at its value before the search; the two results together are then
+ * run as one more value (the combined result), raised by --step until it
+ * passes, before anything is written.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "stress.h"
+#include "trial.h"
 #include "tune.h"
 #include "undervoltctl.h"
 
-/* What a step watches besides its own results. */
-struct watch {
-	const struct uv_sysfs *s;
-	int kmsg;			/* /dev/kmsg from the step's start */
-	unsigned long taint0;
-	long reverts0;			/* the driver's mce_reverts, or -1 */
-	sigset_t stop_signals;
-	bool mce, taint, interrupted;
-	char what[200];
+/* Runs of one value whose offset moved that are run again, at most. */
+#define TUNE_RERUNS 3
+
+/* The offsets one step sets on every package. */
+struct setting {
+	size_t n;
+	enum plane plane[2];
+	int mv[2];
 };
 
-int tune_plane_offset(const struct uv_sysfs *s, unsigned int pkg,
-			enum plane plane, long *mv)
-{
-	char path[PATH_MAX];
-	int r = sysfs_plane_path(s, pkg, plane, "offset_mv", path, sizeof(path));
-
-	return r ? r : sysfs_read_long(path, mv);
-}
-
-/* Set PLANE to MV on every package; -errno of the first failure. */
-int tune_set_plane(const struct uv_sysfs *s, enum plane plane, long mv)
-{
-	struct uv_package_list list;
-	char path[PATH_MAX];
-	size_t i;
-	int r;
-
-	r = sysfs_packages(s, &list);
-	for (i = 0; !r && i < list.n; i++) {
-		r = sysfs_plane_path(s, list.id[i], plane, "offset_mv", path,
-				     sizeof(path));
-		if (!r)
-			r = sysfs_write_long(path, mv);
-	}
-	return r;
-}
-
-int tune_trial_set(const struct uv_sysfs *s, long seconds)
-{
-	char path[PATH_MAX];
-	int r = sysfs_param_path(s, "trial_seconds", path, sizeof(path));
-
-	return r ? r : sysfs_write_long(path, seconds);
-}
-
-long tune_trial_get(const struct uv_sysfs *s)
-{
-	char path[PATH_MAX];
-	long v;
-
-	if (sysfs_param_path(s, "trial_seconds", path, sizeof(path)) ||
-	    sysfs_read_long(path, &v))
-		return -1;
-	return v;
-}
-
-void tune_trial_confirm(const struct uv_sysfs *s)
-{
-	char path[PATH_MAX];
-
-	if (!sysfs_drv_path(s, "confirm", path, sizeof(path)))
-		sysfs_write_long(path, 1);
-}
-
-static unsigned long read_taint(const struct uv_sysfs *s)
-{
-	char path[PATH_MAX];
-	long v;
-
-	if (uv_path(path, sizeof(path), "%s/sys/kernel/tainted", s->proc) ||
-	    sysfs_read_long(path, &v))
-		return 0;
-	return (unsigned long)v;
-}
-
-/* The driver's count of machine-check reverts; -1 when it has none. */
-static long read_mce_reverts(const struct uv_sysfs *s)
-{
-	char path[PATH_MAX];
-	long v;
-
-	if (sysfs_drv_path(s, "mce_reverts", path, sizeof(path)) ||
-	    sysfs_read_long(path, &v))
-		return -1;
-	return v;
-}
-
-static void watch_begin(struct watch *w)
-{
-	w->mce = w->taint = false;
-	w->what[0] = '\0';
-	w->taint0 = read_taint(w->s);
-	w->reverts0 = read_mce_reverts(w->s);
-	if (w->kmsg >= 0)
-		lseek(w->kmsg, 0, SEEK_END);
-}
-
-/* Reads what the kernel logged since watch_begin(); true: stop the run. */
-static bool watch_check(void *ctx)
-{
-	struct watch *w = ctx;
-	struct timespec zero = { 0, 0 };
-	unsigned long taint;
-	char rec[8192];		/* /dev/kmsg fails a read too small for a record */
-	ssize_t n;
-
-	while (w->kmsg >= 0 && !w->mce) {
-		n = read(w->kmsg, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;	/* overwritten records: read on */
-		if (n <= 0)
-			break;
-		rec[n] = '\0';
-		if (strstr(rec, "Hardware Error") ||
-		    strstr(rec, "Machine check")) {
-			char *text = strchr(rec, ';');
-
-			w->mce = true;
-			snprintf(w->what, sizeof(w->what), "the kernel logged '%.*s'",
-				 (int)strcspn(text ? text + 1 : rec, "\n"),
-				 text ? text + 1 : rec);
-		}
-	}
-	/* The driver saw them too, and put the boot offsets back. */
-	if (!w->mce && w->reverts0 >= 0 &&
-	    read_mce_reverts(w->s) > w->reverts0) {
-		w->mce = true;
-		snprintf(w->what, sizeof(w->what), "machine checks made the "
-			 "driver revert the offsets (mce_reverts)");
-	}
-	taint = read_taint(w->s);
-	if (!w->mce && (taint & ~w->taint0)) {
-		w->taint = true;
-		snprintf(w->what, sizeof(w->what),
-			 "the kernel took a new taint (flags 0x%lx)",
-			 taint & ~w->taint0);
-	}
-	if (sigtimedwait(&w->stop_signals, NULL, &zero) > 0)
-		w->interrupted = true;
-	return w->mce || w->taint || w->interrupted;
-}
-
-/* Lowest passing value above the highest failing one, for PLANE. */
 static void plane_bounds(const struct tune_journal *j, enum plane plane,
 			 bool *has_hi, int *hi, bool *has_lo, int *lo)
 {
@@ -234,137 +106,422 @@ int tune_final_value(const struct tune_journal *j, int lowest)
 	return lowest + j->margin < 0 ? lowest + j->margin : 0;
 }
 
-/* Runs the load at MV on PLANE; the outcome, or -1 (J->state aborted). */
-static int test_value(const struct uv_sysfs *s, struct tune_journal *j,
-		      const struct tune_cmd *c, struct watch *w, enum plane plane,
-		      int mv, unsigned int *seconds, char *why, size_t size)
+
+/* Core and cache searched one at a time: their results run together. */
+static bool verifies(const struct tune_journal *j)
+{
+	return !j->coupled && j->nplanes == 2 &&
+	       j->planes[0] == PLANE_CORE && j->planes[1] == PLANE_CACHE;
+}
+
+/* What the search of plane I found, or its value before the search. */
+static int plane_result(const struct tune_journal *j, size_t i, bool *found)
+{
+	int mv;
+
+	tune_next_value(j, j->planes[i], &mv, found);
+	return *found ? tune_final_value(j, mv) : j->original[i];
+}
+
+/* V one --step nearer to 0 mV; a value at or above 0 stays. */
+static int raise_mv(const struct tune_journal *j, int v)
+{
+	return v >= 0 ? v : v + j->step < 0 ? v + j->step : 0;
+}
+
+/*
+ * The combined pair to run next: 1 with *CORE and *CACHE; 0 when it is
+ * settled, *OK saying whether a pair passed (then *CORE, *CACHE).
+ */
+static int verify_next(const struct tune_journal *j, int *core, int *cache,
+		       bool *ok)
+{
+	const struct tune_verify *last;
+	bool fc, fk;
+
+	*ok = false;
+	if (!j->nverify) {
+		*core = plane_result(j, 0, &fc);
+		*cache = plane_result(j, 1, &fk);
+		return fc || fk;
+	}
+	last = &j->verify[j->nverify - 1];
+	*core = last->core;
+	*cache = last->cache;
+	if (last->outcome == TUNE_PASS) {
+		*ok = true;
+		return 0;
+	}
+	*core = raise_mv(j, last->core);
+	*cache = raise_mv(j, last->cache);
+	return *core != last->core || *cache != last->cache;
+}
+
+bool tune_result_value(const struct tune_journal *j, size_t i, int *mv)
+{
+	int core, cache;
+	bool found, ok;
+
+	*mv = plane_result(j, i, &found);
+	if (!found || !verifies(j))
+		return found;
+	if (verify_next(j, &core, &cache, &ok) || !ok)
+		return false;
+	*mv = j->planes[i] == PLANE_CORE ? core : cache;
+	return true;
+}
+
+/* S on every package; -ENODEV when the driver shows none. */
+static int apply_setting(const struct uv_sysfs *s, const struct setting *set)
+{
+	struct uv_package_list list;
+	char path[PATH_MAX];
+	size_t i, k;
+	int r;
+
+	r = sysfs_packages(s, &list);
+	if (!r && list.n == 0)
+		r = -ENODEV;
+	for (i = 0; !r && i < list.n; i++)
+		for (k = 0; !r && k < set->n; k++) {
+			r = sysfs_plane_path(s, list.id[i], set->plane[k],
+					     "offset_mv", path, sizeof(path));
+			if (!r)
+				r = sysfs_write_long(path, set->mv[k]);
+		}
+	return r;
+}
+
+/* 0 when every package holds S; else -1 with what it holds in WHY. */
+static int check_setting(const struct uv_sysfs *s, const struct setting *set,
+			 char *why, size_t size)
+{
+	struct uv_package_list list;
+	char path[PATH_MAX];
+	size_t i, k;
+	long v;
+	int r;
+
+	r = sysfs_packages(s, &list);
+	if (r || list.n == 0) {
+		snprintf(why, size, "the driver shows no package (unloaded?)");
+		return -1;
+	}
+	for (i = 0; i < list.n; i++)
+		for (k = 0; k < set->n; k++) {
+			r = sysfs_plane_path(s, list.id[i], set->plane[k],
+					     "offset_mv", path, sizeof(path));
+			if (!r)
+				r = sysfs_read_long(path, &v);
+			if (!r && v == set->mv[k])
+				continue;
+			if (r)
+				snprintf(why, size, "package %u %s: %s",
+					 list.id[i], plane_name(set->plane[k]),
+					 r == -ENODATA ? "the offset is unknown "
+					 "(suspended or package offline)" :
+					 strerror(-r));
+			else
+				snprintf(why, size, "package %u %s reads %ld mV, "
+					 "not %d", list.id[i],
+					 plane_name(set->plane[k]), v,
+					 set->mv[k]);
+			return -1;
+		}
+	return 0;
+}
+
+int tune_restore(const struct uv_sysfs *s, const struct tune_journal *j)
+{
+	struct setting set = { .n = 0 };
+	int r = 0;
+	size_t i;
+
+	for (i = 0; i < j->nplanes; i++) {
+		set.n = 1;
+		set.plane[0] = j->planes[i];
+		set.mv[0] = j->original[i];
+		if (!r)
+			r = apply_setting(s, &set);
+	}
+	return r;
+}
+
+/* tune's own trial: if it hangs, the offsets go back by themselves. */
+static int arm_revert(const struct uv_sysfs *s, const struct tune_journal *j)
+{
+	struct trial_offset off[TRIAL_MAX];
+	struct uv_package_list list;
+	size_t i, k, n = 0;
+
+	if (sysfs_packages(s, &list))
+		list.n = 0;
+	for (i = 0; i < list.n; i++)
+		for (k = 0; k < j->nplanes && n < TRIAL_MAX; k++) {
+			off[n].pkg = list.id[i];
+			off[n].plane = j->planes[k];
+			off[n++].mv = j->original[k];
+		}
+	return trial_arm_values(s, off, n, j->duration + 60, "tune");
+}
+
+int tune_writes_allowed(const struct uv_sysfs *s, const struct tune_journal *j,
+			bool probe)
+{
+	struct uv_package_list list;
+	struct uv_diag *d = malloc(sizeof(*d));
+	char path[PATH_MAX], why[512];
+	const char *block = NULL;
+	size_t i, k;
+	int code = 0, r;
+	long v;
+
+	if (!d || sysfs_packages(s, &list)) {
+		free(d);
+		return 0;	/* the search says what is wrong */
+	}
+	diag_read(s, d, false);
+	for (i = 0; i < list.n && !block; i++)
+		block = diag_block(d, list.id[i], true);
+	if (block) {
+		uv_warn("tune: package %u: writes refused (%s): %s; tune cannot "
+			"search here", list.id[i - 1], block, diag_advice(block));
+		code = diag_code(block);
+	}
+	free(d);
+	if (code)
+		return code;
+	/* A write of the offset in force changes nothing, or is refused. */
+	for (i = 0; probe && i < list.n && !code; i++)
+		for (k = 0; k < j->nplanes && !code; k++) {
+			r = sysfs_plane_path(s, list.id[i], j->planes[k],
+					     "offset_mv", path, sizeof(path));
+			if (!r)
+				r = sysfs_read_long(path, &v);
+			if (!r)
+				r = sysfs_write_long(path, v);
+			if (!r)
+				continue;
+			code = diag_explain(s, list.id[i], path, -r, why,
+					    sizeof(why));
+			if (code < 0) {
+				snprintf(why, sizeof(why), "%s", r == -ENODATA ?
+					 "the offset is unknown (suspended or "
+					 "package offline)" : strerror(-r));
+				code = UV_EXIT_FAIL;
+			}
+			uv_warn("tune: package %u %s: a write of the offset in "
+				"force failed: %s; tune cannot search here",
+				list.id[i], plane_name(j->planes[k]), why);
+		}
+	return code;
+}
+
+static void describe(const struct setting *set, char *buf, size_t size)
+{
+	if (set->n == 1)
+		snprintf(buf, size, "%s %d mV", plane_name(set->plane[0]),
+			 set->mv[0]);
+	else
+		snprintf(buf, size, "%s %d mV with %s %d mV",
+			 plane_name(set->plane[0]), set->mv[0],
+			 plane_name(set->plane[1]), set->mv[1]);
+}
+
+/* One run: its outcome, or TUNE_OUTCOME_COUNT when the load did not start. */
+static int one_run(const struct tune_journal *j, const struct tune_cmd *c,
+		   struct tune_watch *w, unsigned int *seconds, char *why,
+		   size_t size)
 {
 	struct stress_opts so = {
 		.seconds = j->duration, .engine = c->engine,
 		.stall_seconds = 10 + j->duration / 4.0,
-		.should_stop = watch_check, .ctx = w,
+		.should_stop = tune_watch_check, .ctx = w,
 	};
-	enum tune_outcome out = TUNE_PASS;
 	struct stress_result r;
+
+	tune_watch_begin(w);
+	if (stress_run(&so, &r)) {
+		snprintf(why, size, "the load could not start: %s", r.error);
+		return TUNE_OUTCOME_COUNT;
+	}
+	tune_watch_check(w);
+	*seconds += (unsigned int)(r.seconds + 0.5);
+	if (r.wrong || r.stalled)
+		snprintf(why, size, "%s", r.error);
+	else if (w->mce || w->taint)
+		snprintf(why, size, "%s", w->what);
+	return r.wrong ? TUNE_WRONG : r.stalled ? TUNE_STALL :
+	       w->mce ? TUNE_MCE : w->taint ? TUNE_TAINT : TUNE_PASS;
+}
+
+/* Runs the load at SET; the outcome, or -1 (WHY says why: stop). */
+static int test_value(const struct uv_sysfs *s, const struct tune_journal *j,
+		      const struct tune_cmd *c, struct tune_watch *w,
+		      const struct setting *set, unsigned int *seconds,
+		      char *why, size_t size)
+{
+	char what[64], moved[160];
+	int out = TUNE_PASS, err, again = 0;
 	unsigned int run;
-	int err;
 
 	*seconds = 0;
 	why[0] = '\0';
-	err = tune_trial_set(s, (long)j->runs * j->duration + 60);
-	if (!err)
-		err = tune_set_plane(s, plane, mv);
-	if (err) {
-		snprintf(why, size, "cannot set %s to %d mV: %s", plane_name(plane),
-			 mv, strerror(-err));
-		return -1;
-	}
-	for (run = 1; run <= j->runs && out == TUNE_PASS; run++) {
-		printf("tune: %s %d mV: run %u of %u, %u s\n", plane_name(plane),
-		       mv, run, j->runs, j->duration);
+	describe(set, what, sizeof(what));
+	for (run = 1; run <= j->runs && out == TUNE_PASS && !w->interrupted;) {
+		err = arm_revert(s, j);
+		if (err == -EBUSY) {
+			snprintf(why, size, "a trial of someone else runs; "
+				 "confirm it or let it end first");
+			out = -1;
+			break;
+		}
+		err = apply_setting(s, set);
+		if (err) {
+			snprintf(why, size, "cannot set %s: %s", what,
+				 err == -ENODEV ? "the driver shows no package" :
+				 strerror(-err));
+			out = -1;
+			break;
+		}
+		if (check_setting(s, set, moved, sizeof(moved))) {
+			snprintf(why, size, "%s does not hold right after it "
+				 "was written (%s): the firmware ignores it",
+				 what, moved);
+			out = -1;
+			break;
+		}
+		printf("tune: %s: run %u of %u, %u s\n", what, run, j->runs,
+		       j->duration);
 		fflush(stdout);
-		watch_begin(w);
-		if (stress_run(&so, &r)) {
-			snprintf(why, size, "the load could not start: %s", r.error);
-			out = TUNE_OUTCOME_COUNT;
+		out = one_run(j, c, w, seconds, why, size);
+		if (out == TUNE_OUTCOME_COUNT) {
+			out = -1;
 			break;
 		}
-		watch_check(w);
-		*seconds += (unsigned int)(r.seconds + 0.5);
-		if (w->interrupted)
+		if (w->interrupted || !check_setting(s, set, moved,
+						      sizeof(moved))) {
+			run++;
+			continue;
+		}
+		if (out != TUNE_PASS) {
+			/* Failing is the safe side: the failure counts. */
+			snprintf(why + strlen(why), size - strlen(why),
+				 " (the offset moved too: %s)", moved);
 			break;
-		if (r.wrong) {
-			out = TUNE_WRONG;
-			snprintf(why, size, "%s", r.error);
-		} else if (r.stalled) {
-			out = TUNE_STALL;
-			snprintf(why, size, "%s", r.error);
-		} else if (w->mce) {
-			out = TUNE_MCE;
-			snprintf(why, size, "%s", w->what);
-		} else if (w->taint) {
-			out = TUNE_TAINT;
-			snprintf(why, size, "%s", w->what);
+		}
+		uv_warn("tune: %s: at the end of run %u %s: the offset under "
+			"test was not in force all along, so the run does not "
+			"count; it runs again", what, run, moved);
+		if (++again > TUNE_RERUNS) {
+			snprintf(why, size, "the offset under test kept moving "
+				 "(%s): another writer changes offsets during "
+				 "the search", moved);
+			out = -1;
+			break;
 		}
 	}
-	err = tune_set_plane(s, plane, j->original[j->plane_index]);
+	err = tune_restore(s, j);
 	if (err)
-		uv_warn("tune: cannot put %s back to %d mV: %s; it reverts when "
-			"the trial period ends", plane_name(plane),
-			j->original[j->plane_index], strerror(-err));
-	if (out == TUNE_OUTCOME_COUNT)
-		return -1;
-	return (int)out;
+		uv_warn("tune: cannot put the offsets back to their values "
+			"before the search: %s; the trial's revert does it",
+			strerror(-err));
+	else
+		trial_disarm_owner(s, "tune");
+	return out;
+}
+
+static int record(struct tune_journal *j, const struct setting *set, int out,
+		  unsigned int seconds)
+{
+	if (j->step_verify) {
+		if (j->nverify >= TUNE_MAX_VERIFY)
+			return -1;
+		j->verify[j->nverify].core = set->mv[0];
+		j->verify[j->nverify].cache = set->mv[1];
+		j->verify[j->nverify].outcome = (enum tune_outcome)out;
+		j->verify[j->nverify++].seconds = seconds;
+	} else {
+		if (j->nresults >= TUNE_MAX_RESULTS)
+			return -1;
+		j->results[j->nresults].plane = set->plane[0];
+		j->results[j->nresults].mv = set->mv[0];
+		j->results[j->nresults].outcome = (enum tune_outcome)out;
+		j->results[j->nresults++].seconds = seconds;
+	}
+	j->in_step = false;
+	j->crashes = 0;
+	return 0;
+}
+
+/* The next step into J and SET: 1, or 0 when the search is over. */
+static int next_step(struct tune_journal *j, struct setting *set)
+{
+	bool found, ok;
+	int mv, cache;
+
+	while (j->plane_index < j->nplanes) {
+		if (tune_next_value(j, j->planes[j->plane_index], &mv, &found)) {
+			*set = (struct setting){ .n = 1, .mv[0] = mv,
+				.plane[0] = j->planes[j->plane_index] };
+			j->step_verify = false;
+			j->step_plane = set->plane[0];
+			j->step_mv = mv;
+			return 1;
+		}
+		j->plane_index++;
+	}
+	if (!verifies(j) || !verify_next(j, &mv, &cache, &ok))
+		return 0;
+	*set = (struct setting){ .n = 2, .plane = { PLANE_CORE, PLANE_CACHE },
+				 .mv = { mv, cache } };
+	j->step_verify = true;
+	j->step_mv = mv;
+	j->step_cache = cache;
+	return 1;
 }
 
 int tune_search(const struct uv_sysfs *s, struct tune_journal *j,
-		  const struct tune_cmd *c)
+		const struct tune_cmd *c)
 {
-	struct watch w = { .s = s };
-	char why[256];
-	int code = UV_EXIT_OK;
+	struct tune_watch w;
+	struct setting set;
+	unsigned int seconds;
+	char why[512], what[64];
+	int code = UV_EXIT_OK, out;
 
-	sigemptyset(&w.stop_signals);
-	sigaddset(&w.stop_signals, SIGINT);
-	sigaddset(&w.stop_signals, SIGTERM);
-	/* Blocked here and in the load's threads; watch_check() takes them. */
-	pthread_sigmask(SIG_BLOCK, &w.stop_signals, NULL);
-	w.kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (w.kmsg < 0)
-		uv_warn("tune: /dev/kmsg: %s; machine checks are not seen",
-			strerror(errno));
-
-	while (j->plane_index < j->nplanes) {
-		enum plane plane = j->planes[j->plane_index];
-		unsigned int seconds;
-		bool found;
-		int mv, out;
-
-		if (!tune_next_value(j, plane, &mv, &found)) {
-			j->plane_index++;
-			if (tune_save(c->state_dir, j))
-				goto fail;
-			continue;
-		}
-		if (j->nresults >= TUNE_MAX_RESULTS) {
-			uv_warn("tune: more than %d values tested; stopped",
-				TUNE_MAX_RESULTS);
-			goto fail;
-		}
-		j->in_step = true;
-		j->step_plane = plane;
-		j->step_mv = mv;
-		if (tune_save(c->state_dir, j))
-			goto fail;
-		out = test_value(s, j, c, &w, plane, mv, &seconds, why,
-				 sizeof(why));
-		if (w.interrupted) {
-			/* Not a failure of the value: the step starts over. */
-			j->in_step = false;
-			tune_save(c->state_dir, j);
-			uv_warn("tune: interrupted; %s is back to %d mV; continue "
-				"with 'undervoltctl tune --resume'",
-				plane_name(plane), j->original[j->plane_index]);
+	tune_watch_init(&w, s);
+	while (next_step(j, &set)) {
+		if ((j->step_verify ? j->nverify >= TUNE_MAX_VERIFY :
+		     j->nresults >= TUNE_MAX_RESULTS)) {
+			uv_warn("tune: too many values tested; stopped");
 			code = UV_EXIT_FAIL;
 			goto out;
 		}
+		j->in_step = true;
+		if (tune_save(c->state_dir, j))
+			goto fail;
+		out = test_value(s, j, c, &w, &set, &seconds, why, sizeof(why));
+		j->in_step = false;
+		if (w.interrupted) {
+			/* Not a failure of the value: the step starts over. */
+			tune_save(c->state_dir, j);
+			uv_warn("tune: interrupted; the offsets are back to their "
+				"values before the search; continue with "
+				"'undervoltctl tune --resume'");
+			goto fail;
+		}
 		if (out < 0) {
-			j->in_step = false;
 			j->state = TUNE_ABORTED;
 			tune_save(c->state_dir, j);
 			uv_warn("tune: %s; stopped", why);
-			code = UV_EXIT_FAIL;
-			goto out;
+			goto fail;
 		}
-		j->results[j->nresults].plane = plane;
-		j->results[j->nresults].mv = mv;
-		j->results[j->nresults].outcome = (enum tune_outcome)out;
-		j->results[j->nresults++].seconds = seconds;
-		j->in_step = false;
-		j->crashes = 0;
+		record(j, &set, out, seconds);
 		if (tune_save(c->state_dir, j))
 			goto fail;
-		printf("tune: %s %d mV: %s%s%s\n", plane_name(plane), mv,
+		describe(&set, what, sizeof(what));
+		printf("tune: %s: %s%s%s\n", what,
 		       tune_outcome_name((enum tune_outcome)out),
 		       why[0] ? ": " : "", why);
 		fflush(stdout);
@@ -374,8 +531,6 @@ int tune_search(const struct uv_sysfs *s, struct tune_journal *j,
 fail:
 	code = UV_EXIT_FAIL;
 out:
-	if (w.kmsg >= 0)
-		close(w.kmsg);
-	pthread_sigmask(SIG_UNBLOCK, &w.stop_signals, NULL);
+	tune_watch_free(&w);
 	return code;
 }
