@@ -126,13 +126,13 @@ static void read_lockdown(const struct uv_sysfs *s, struct uv_diag *d)
 /* The driver refuses while the kernel's sgx flag is set, whatever else. */
 static bool read_sgx_flag(const struct uv_sysfs *s)
 {
-	char path[PATH_MAX], *info, *flags, *tok, *save;
+	char *info = uv_read_cpuinfo(s), *flags, *tok, *save;
 	bool found = false;
 	size_t len;
 
-	if (uv_path(path, sizeof(path), "%s/cpuinfo", s->proc) ||
-	    uv_slurp(path, 1 << 22, &info, &len))
+	if (!info)
 		return false;
+	len = strlen(info);
 	flags = malloc(len + 1);
 	if (flags && uv_cpuinfo_value(info, "flags", flags, len + 1))
 		for (tok = strtok_r(flags, " \t", &save); tok && !found;

@@ -22,7 +22,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "undervoltctl.h"
@@ -118,14 +117,21 @@ int state_slurp(const char *dir, const char *name, size_t max, char **buf,
 	return r;
 }
 
-/* uv_write_atomic() renames over the name: a link there is replaced. */
+/*
+ * Replaced whole by uv_write_atomic(), which writes through a symbolic
+ * link; here a link is never followed: it goes, and the file takes its
+ * name.
+ */
 int state_write(const char *dir, const char *name, const char *data,
 		size_t len)
 {
 	char path[PATH_MAX];
+	struct stat st;
 
 	if (state_path(dir, name, path, sizeof(path)))
 		return -ENAMETOOLONG;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && unlink(path) < 0)
+		return -errno;
 	return uv_write_atomic(path, data, len);
 }
 
@@ -248,82 +254,4 @@ int uv_trusted_file(const char *path, const char *what)
 		return 0;
 	uv_warn("%s %s %s: refusing to read or write it", what, path, fault);
 	return -EPERM;
-}
-
-/*
- * Give DFD the owner, mode and access ACL of SFD (stat ST): a backup or a
- * replacement of a file root does not own alone keeps who may read it.
- */
-static int copy_attrs(int sfd, const struct stat *st, int dfd)
-{
-	char acl[4096];
-	ssize_t n;
-
-	if (fchown(dfd, st->st_uid, st->st_gid) ||
-	    fchmod(dfd, st->st_mode & 07777))
-		return -errno;
-	n = fgetxattr(sfd, "system.posix_acl_access", acl, sizeof(acl));
-	if (n > 0 && fsetxattr(dfd, "system.posix_acl_access", acl,
-			       (size_t)n, 0))
-		return -errno;
-	return 0;
-}
-
-int uv_copy_file(const char *src, const char *dst)
-{
-	char tmp[PATH_MAX], *data = NULL, *dir;
-	struct stat st;
-	size_t len;
-	ssize_t n;
-	int sfd, dfd = -1, r;
-
-	sfd = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (sfd < 0)
-		return -errno;
-	r = fstat(sfd, &st) ? -errno : S_ISREG(st.st_mode) ? 0 : -EINVAL;
-	if (!r)
-		r = uv_slurp_fd(sfd, CONFIG_MAX_SIZE, &data, &len);
-	if (!r)
-		r = uv_path(tmp, sizeof(tmp), "%s.XXXXXX", dst);
-	/* Created 0600: nothing readable until it has the source's mode. */
-	if (!r && (dfd = mkostemp(tmp, O_CLOEXEC)) < 0)
-		r = -errno;
-	if (!r)
-		r = copy_attrs(sfd, &st, dfd);
-	for (n = 0; !r && (size_t)n < len;) {
-		ssize_t w = write(dfd, data + n, len - (size_t)n);
-
-		if (w < 0 && errno != EINTR)
-			r = -errno;
-		n += w > 0 ? w : 0;
-	}
-	if (!r && fsync(dfd))
-		r = -errno;
-	if (dfd >= 0 && close(dfd) && !r)
-		r = -errno;
-	if (!r && rename(tmp, dst))
-		r = -errno;
-	if (r && dfd >= 0)
-		unlink(tmp);
-	if (!r && (dir = dirname(tmp)) && (dfd = open(dir, O_RDONLY |
-						      O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	free(data);
-	close(sfd);
-	return r;
-}
-
-int uv_copy_attrs(int sfd, const char *dst)
-{
-	struct stat st;
-	int dfd, r;
-
-	dfd = open(dst, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	r = dfd < 0 ? -errno : fstat(sfd, &st) ? -errno :
-	    copy_attrs(sfd, &st, dfd);
-	if (dfd >= 0)
-		close(dfd);
-	return r;
 }

@@ -15,45 +15,20 @@
 #include "tune.h"
 #include "undervoltctl.h"
 
-/* The text of /proc/cpuinfo, to free; NULL when it cannot be read. */
-static char *read_cpuinfo(const struct uv_sysfs *s)
-{
-	char path[PATH_MAX], *buf;
-	size_t len;
-
-	if (uv_path(path, sizeof(path), "%s/cpuinfo", s->proc) ||
-	    uv_slurp(path, 1 << 22, &buf, &len))
-		return NULL;
-	return buf;
-}
-
-/* Skylake to Comet Lake: core and cache share one voltage. */
+/*
+ * Skylake to Comet Lake: core and cache share one voltage. A CPU the list
+ * does not know counts as two planes, as Haswell and Broadwell.
+ */
 bool tune_couples(const struct uv_sysfs *s)
 {
-	static const unsigned int coupled[] = {
-		0x4e, 0x5e, 0x8e, 0x9e, 0xa5, 0xa6,
-	};
-	char *info = read_cpuinfo(s), family[16], model[16];
-	bool ret = false;
-	size_t i;
-
-	if (!info)
-		return false;
-	if (uv_cpuinfo_value(info, "cpu family", family, sizeof(family)) &&
-	    uv_cpuinfo_value(info, "model", model, sizeof(model)) &&
-	    strtoul(family, NULL, 10) == 6)
-		for (i = 0; i < sizeof(coupled) / sizeof(coupled[0]); i++)
-			if (strtoul(model, NULL, 10) == coupled[i])
-				ret = true;
-	free(info);
-	return ret;
+	return uv_this_cpu_couples(s) == 1;
 }
 
 /* A field of /proc/cpuinfo for the result's evidence, or "unknown". */
 static void cpuinfo_field(const struct uv_sysfs *s, const char *key,
 			  char *out, size_t size)
 {
-	char *info = read_cpuinfo(s);
+	char *info = uv_read_cpuinfo(s);
 
 	if (!info || !uv_cpuinfo_value(info, key, out, size))
 		snprintf(out, size, "unknown");
@@ -168,8 +143,8 @@ int tune_save(const char *dir, const struct tune_journal *j)
 
 /*
  * The user's configuration is kept as FILE.before-tune, with its owner,
- * mode and ACL, unless tune wrote it; the new one gets them too. FD is
- * the old file, or -1.
+ * mode, ACL and labels, unless tune wrote it; the new one gets them too
+ * (outfile.c, both). FD is the old file, or -1.
  */
 static int keep_old(const char *config, int fd)
 {
@@ -219,19 +194,13 @@ int tune_finish(const struct uv_sysfs *s, struct tune_journal *j,
 	}
 	if (!r)
 		r = uv_write_atomic(j->config, text, len);
+	if (fd >= 0)
+		close(fd);
 	if (r) {
 		uv_warn("tune: %s is not written (%s); the result is:\n%s",
 			j->config, strerror(r < 0 ? -r : EPERM), text);
-		if (fd >= 0)
-			close(fd);
 		free(text);
 		return UV_EXIT_FAIL;
-	}
-	if (fd >= 0) {
-		if (lseek(fd, 0, SEEK_SET) < 0 || uv_copy_attrs(fd, j->config))
-			uv_warn("tune: %s: could not give it the owner, mode and "
-				"ACL of the file it replaced", j->config);
-		close(fd);
 	}
 	j->state = TUNE_DONE;
 	if (tune_save(dir, j)) {

@@ -182,6 +182,10 @@ const char *uv_cpuinfo_value(const char *info, const char *key, char *buf,
  * Comet Lake), 0 when they are two (Haswell, Broadwell), -1 when unknown.
  */
 int uv_cpu_couples_core_and_cache(const char *info);
+/* The text of the machine's /proc/cpuinfo, to free; NULL if unreadable. */
+char *uv_read_cpuinfo(const struct uv_sysfs *s);
+/* uv_cpu_couples_core_and_cache() of this machine. */
+int uv_this_cpu_couples(const struct uv_sysfs *s);
 
 /* json.c: a JSON string (NULL: null); a number, null when ERR. */
 void json_string(const char *str);
@@ -210,10 +214,6 @@ void search_release(int fd);
 int search_lock(const char *dir);
 /* PATH absolute, root's, in a directory root alone writes; WHAT names it. */
 int uv_trusted_file(const char *path, const char *what);
-/* DST replaced by a copy of SRC with its owner, mode and ACL. */
-int uv_copy_file(const char *src, const char *dst);
-/* DST given the owner, mode and ACL of the file open on SFD. */
-int uv_copy_attrs(int sfd, const char *dst);
 
 /*
  * boot.c: what runs at boot. The recovery switch undervolt=off on the
@@ -294,6 +294,11 @@ int uv_replace_file(const char *path, const char *data, size_t len,
 		    char *why, size_t size);
 /* The same; says itself (uv_warn) what strerror() of the result would not. */
 int uv_write_atomic(const char *path, const char *data, size_t len);
+/*
+ * DST, a regular file or nothing, replaced the same way by a copy of SRC,
+ * a regular file (not a link), with SRC's mode, owner, ACL and labels.
+ */
+int uv_copy_file(const char *src, const char *dst);
 
 /*
  * Read a whole small file ("-": standard input) into a NUL-terminated buffer

@@ -87,7 +87,7 @@ make_tree() {
 		done
 	done
 	: > "$tmp/dev/kmsg"
-	printf 'processor\t: 0\ncpu family\t: 6\nmodel\t\t: %s\nmodel name\t: Fake\nmicrocode\t: 0x1\nflags\t\t: fpu\n' \
+	printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: %s\nmodel name\t: Fake\nmicrocode\t: 0x1\nflags\t\t: fpu\n' \
 		"$model" > "$tmp/proc/cpuinfo"
 	echo 0 > "$tmp/proc/sys/kernel/tainted"
 	echo 11111111-2222-3333-4444-555555555555 > "$tmp/proc/sys/kernel/random/boot_id"

@@ -43,7 +43,7 @@ make_tree() {
 		echo 0 > "$drv/package_00/initial_${pl}_offset_mv"
 	done
 	: > "$1/dev/kmsg"
-	printf 'processor\t: 0\ncpu family\t: 6\nmodel\t\t: 94\nmodel name\t: Fake Skylake\nmicrocode\t: 0xf0\n' \
+	printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 94\nmodel name\t: Fake Skylake\nmicrocode\t: 0xf0\n' \
 		> "$proc/cpuinfo"
 	echo 0 > "$proc/sys/kernel/tainted"
 }
