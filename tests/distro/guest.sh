@@ -234,9 +234,11 @@ case $boot in
 	check_eq "remove: no unit" "" "$(systemctl list-unit-files --no-legend 'undervoltctl*')"
 	# Until the purge, dpkg and deb-systemd-helper keep the configuration:
 	# /etc/undervolt.conf (the user's, no conffile), the link of systemctl
-	# enable and their own records.
+	# enable and their own records; and the tool keeps its state,
+	# /var/lib/undervoltctl (StateDirectory= of the units: the boot
+	# assessment's marks), which the purge removes.
 	check_eq "remove: what is left is configuration" "" \
-		"$(leftovers | grep -v -e '^/etc/' -e '^/var/lib/systemd/deb-systemd-helper-' -e '^/var/lib/dpkg/info/undervoltctl\.')"
+		"$(leftovers | grep -v -e '^/etc/' -e '^/var/lib/systemd/deb-systemd-helper-' -e '^/var/lib/dpkg/info/undervoltctl\.' -e '^/var/lib/undervoltctl$')"
 	check "remove: /etc/undervolt.conf stays" test -f /etc/undervolt.conf
 	user 'apt purge undervoltctl undervolt-dkms'
 	check_eq "purge: no file, unit or link left" "" "$(leftovers)"
