@@ -64,7 +64,7 @@ tune() {
 # run_one I: one killed search in $tmp/runI; what failed goes to its
 # "failed" file, one word per property.
 run_one() {
-	local i=$1 dir=$tmp/run$1 delay pid printed report v under want got
+	local i=$1 dir=$tmp/run$1 delay pid printed report v under want got pl
 	make_tree "$dir"
 	mkdir -m 700 "$dir/state"
 	# A whole search takes about 6 s here; kill anywhere in it.
@@ -104,8 +104,14 @@ run_one() {
 		echo partial >> "$dir/failed"
 	fi
 
-	# The machine "boots": recover, then resume (a new search if the kill
-	# came before the journal was first written).
+	# The machine "boots": the firmware's offsets are back (a kill between
+	# the truncation and the write of a fake offset file left it empty;
+	# sysfs has no such state), then recover, then resume (a new search if
+	# the kill came before the journal was first written).
+	for pl in core cache; do
+		cat "$dir/sys/devices/system/cpu/intel_undervolt/package_00/initial_${pl}_offset_mv" \
+			> "$dir/sys/devices/system/cpu/intel_undervolt/package_00/${pl}_offset_mv"
+	done
 	under=$(sed -n 's/^step core \(-\{0,1\}[0-9]*\)$/\1/p' "$dir/state/tune.journal" 2>/dev/null)
 	if [ -f "$dir/state/tune.journal" ]; then
 		tune --recover > "$dir/recover" 2>&1
