@@ -452,8 +452,9 @@ check_eq "... and records the offsets to go back to" \
 	"offset 0 core 0|offset 0 cache 0|offset 1 core 0|offset 1 cache 0" \
 	"$(grep '^offset' "$tmp/run/undervoltctl/trial" 2>&1 | tr '\n' '|' | sed 's/|$//')"
 uvc status
+# 30 s less the time set and status took (seconds under valgrind on a busy host).
 expect "status shows the time left" 0 \
-	"^trial:   provisional \\(set, 30 s\\): the offsets go back in (29|30) s unless 'undervoltctl confirm' \\(detached process, pid [0-9]+\\)$"
+	"^trial:   provisional \\(set, 30 s\\): the offsets go back in (2[0-9]|30) s unless 'undervoltctl confirm' \\(detached process, pid [0-9]+\\)$"
 waiter=$(awk '/^armed/ { print $3 }' "$tmp/run/undervoltctl/trial")
 uvc confirm
 expect "confirm exits 0" 0 '^confirmed: the offsets stay$'
