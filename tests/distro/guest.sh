@@ -145,6 +145,12 @@ case $boot in
 		"$(journalctl -b -k --no-pager)"
 	check_eq "undervoltctl.service succeeded" "active success" \
 		"$(systemctl show -P ActiveState undervoltctl.service) $(systemctl show -P Result undervoltctl.service)"
+	# The boot assessment (issue 40): the unit started its other half,
+	# which counts this boot as good once it stayed up, or at poweroff.
+	check_eq "the boot assessment runs beside it" active \
+		"$(systemctl show -P ActiveState undervoltctl-boot-confirm.service)"
+	check_eq "its state directory is root's alone" "700 root" \
+		"$(stat -c '%a %U' /var/lib/undervoltctl 2>&1)"
 
 	# S3, woken by the RTC alarm. Tested on its own even when the boot did
 	# not apply the offsets (that failed above): then they are applied here.
@@ -203,18 +209,21 @@ case $boot in
 		grep -E 'intel_undervolt: voltage offset control ready|undervoltctl' | head -n 5)"
 	check_eq "the model is oc-locked" "lock=1 sgx=0 drop=0 busy=0 hint=1 uvp=0" "$(fwctl settings)"
 	check "the driver loaded at boot" test -d /sys/devices/system/cpu/intel_undervolt/package_00
-	check_eq "the driver says why it cannot write" oc_lock \
-		"$(cat /sys/devices/system/cpu/intel_undervolt/package_00/write_block_reason)"
+	check "the boot assessment counted boot 2 as good (its poweroff was orderly)" \
+		test ! -e /var/lib/undervoltctl/boot.failed
+	# v3: the driver keeps no write_block_reason; its refusal is a line
+	# in the kernel log, and the errno of the unit's write.
+	check_grep "the driver logged why it cannot write" \
+		'intel_undervolt: package 00: core offset write refused \(oc_lock\)' \
+		"$(journalctl -b -k --no-pager)"
 	status=$(undervoltctl status 2>&1)
 	echo "$status" > $console
 	check_grep "undervoltctl status shows the refusal" 'oc_lock|overclocking lock|locked' "$status"
-	# undervoltctl reads write_block_reason and refuses before it writes,
-	# so the refusal in the journal is the unit's, not the driver's.
 	check_grep "the journal has undervoltctl.service's refusal" 'refused \(oc_lock\)' \
 		"$(journalctl -b -u undervoltctl.service --no-pager)"
-	check_eq "undervoltctl.service failed" "failed" \
-		"$(systemctl show -P ActiveState undervoltctl.service)"
-	check_eq "no write reached the model" "0 0" "$(fw_core_cache)"
+	check_eq "undervoltctl.service failed, with exit status 5 (the firmware's lock)" "failed 5" \
+		"$(systemctl show -P ActiveState undervoltctl.service) $(systemctl show -P ExecMainStatus undervoltctl.service)"
+	check_eq "no offset reached the model" "0 0" "$(fw_core_cache)"
 
 	user 'apt remove undervoltctl undervolt-dkms'
 	check "remove: the driver is unloaded" test ! -e /sys/module/intel_undervolt
@@ -225,9 +234,11 @@ case $boot in
 	check_eq "remove: no unit" "" "$(systemctl list-unit-files --no-legend 'undervoltctl*')"
 	# Until the purge, dpkg and deb-systemd-helper keep the configuration:
 	# /etc/undervolt.conf (the user's, no conffile), the link of systemctl
-	# enable and their own records.
+	# enable and their own records; and the tool keeps its state,
+	# /var/lib/undervoltctl (StateDirectory= of the units: the boot
+	# assessment's marks), which the purge removes.
 	check_eq "remove: what is left is configuration" "" \
-		"$(leftovers | grep -v -e '^/etc/' -e '^/var/lib/systemd/deb-systemd-helper-' -e '^/var/lib/dpkg/info/undervoltctl\.')"
+		"$(leftovers | grep -v -e '^/etc/' -e '^/var/lib/systemd/deb-systemd-helper-' -e '^/var/lib/dpkg/info/undervoltctl\.' -e '^/var/lib/undervoltctl$')"
 	check "remove: /etc/undervolt.conf stays" test -f /etc/undervolt.conf
 	user 'apt purge undervoltctl undervolt-dkms'
 	check_eq "purge: no file, unit or link left" "" "$(leftovers)"

@@ -36,8 +36,9 @@ const char *uv_cpuinfo_value(const char *info, const char *key, char *buf,
 
 /*
  * Intel family 6 models: Skylake to Comet Lake, where the CPU applies the
- * higher of the core and cache offsets to both (tune.c has the same list
- * for its search), and Haswell and Broadwell, where the two are apart.
+ * higher of the core and cache offsets to both, and Haswell and Broadwell,
+ * where the two are apart. import checks a file against it, tune searches
+ * by it, and tune's journal records it.
  */
 int uv_cpu_couples_core_and_cache(const char *info)
 {
@@ -65,4 +66,25 @@ int uv_cpu_couples_core_and_cache(const char *info)
 		if (m == apart[i])
 			return 0;
 	return -1;
+}
+
+/* The text of /proc/cpuinfo, to free; NULL when it cannot be read. */
+char *uv_read_cpuinfo(const struct uv_sysfs *s)
+{
+	char path[PATH_MAX], *buf;
+	size_t len;
+
+	if (uv_path(path, sizeof(path), "%s/cpuinfo", s->proc) ||
+	    uv_slurp(path, 1 << 22, &buf, &len))
+		return NULL;
+	return buf;
+}
+
+int uv_this_cpu_couples(const struct uv_sysfs *s)
+{
+	char *info = uv_read_cpuinfo(s);
+	int r = uv_cpu_couples_core_and_cache(info);
+
+	free(info);
+	return r;
 }

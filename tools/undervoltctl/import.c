@@ -568,21 +568,6 @@ static int write_output(const char *file, const char *text, size_t len,
 	return UV_EXIT_OK;
 }
 
-/* What /proc/cpuinfo says of core and cache; -1 when it cannot be read. */
-static int this_cpu_couples(const struct uv_sysfs *s)
-{
-	char path[PATH_MAX], *info;
-	size_t len;
-	int r;
-
-	if (uv_path(path, sizeof(path), "%s/cpuinfo", s->proc) ||
-	    uv_slurp(path, 1 << 22, &info, &len))
-		return -1;
-	r = uv_cpu_couples_core_and_cache(info);
-	free(info);
-	return r;
-}
-
 int cmd_import(const struct uv_sysfs *s, const struct uv_opts *o)
 {
 	const char *path = o->argc ? o->argv[0] : UV_DEFAULT_IMPORT;
@@ -610,7 +595,7 @@ int cmd_import(const struct uv_sysfs *s, const struct uv_opts *o)
 	/* Held in memory: nothing reaches the output unless all is well. */
 	out = open_memstream(&text, &tlen);
 	r = out ? import_convert(buf, len, file, o->profile,
-				 this_cpu_couples(s), out, stderr, &res) : -1;
+				 uv_this_cpu_couples(s), out, stderr, &res) : -1;
 	if (out && fclose(out))
 		r = -1;
 	free(buf);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "undervoltctl.h"
 
@@ -24,6 +25,7 @@ enum {
 	OPT_OUTPUT = 1 << 6,
 	OPT_PARTIAL = 1 << 7,
 	OPT_PROFILE = 1 << 8,
+	OPT_BOOT = 1 << 9,
 };
 
 /* The Makefile passes VERSION; a build without it still says something. */
@@ -50,16 +52,20 @@ static const struct {
 	{ "set", "set PLANE=MV ... [--package N] [--trial SECONDS] [--dry-run]\n" },
 	{ "confirm", "confirm\n" },
 	{ "reset", "reset [--package N] [--dry-run]\n" },
-	{ "apply", "apply [FILE] [--package N] [--trial SECONDS] [--dry-run]\n" },
+	{ "apply", "apply [FILE] [--package N] [--trial SECONDS] [--dry-run]\n"
+		   "                          [--boot]\n" },
 	{ "import", "import [FILE] [-o OUTPUT] [--partial] [--profile N]\n" },
 	{ "monitor", "monitor [--interval SECONDS] [--count N]\n" },
 	{ "report", "report\n" },
+	{ "mce-guard", "mce-guard\n" },
+	{ "boot-confirm", "boot-confirm\n" },
 	{ "tune",
 	  "tune [PLANE] [--start MV] [--step MV] [--resolution MV]\n"
 	  "                         [--runs N] [--duration SECONDS] [--margin MV] [--limit MV]\n"
 	  "                         [--max-crashes N] [--resume-after-crash] [-o FILE]\n"
 	  "                         [--engine auto|builtin|openblas] [--dry-run]\n"
-	  "       undervoltctl tune --resume | --recover | --report\n" },
+	  "                         [--state-dir DIR]\n"
+	  "       undervoltctl tune --resume | --recover | --report | --help\n" },
 	{ "stress",
 	  "stress [--duration SECONDS] [--all-cores] [--size N]\n"
 	  "                           [--engine auto|builtin|openblas]\n" },
@@ -77,10 +83,13 @@ static const struct verb verbs[] = {
 	  cmd_set },
 	{ "confirm", 0, 0, 0, cmd_confirm },
 	{ "reset", OPT_PACKAGE | OPT_DRY_RUN, 0, 0, cmd_reset },
-	{ "apply", OPT_PACKAGE | OPT_TRIAL | OPT_DRY_RUN, 0, 1, cmd_apply },
+	{ "apply", OPT_PACKAGE | OPT_TRIAL | OPT_DRY_RUN | OPT_BOOT, 0, 1,
+	  cmd_apply },
 	{ "import", OPT_OUTPUT | OPT_PARTIAL | OPT_PROFILE, 0, 1, cmd_import },
 	{ "monitor", OPT_INTERVAL | OPT_COUNT, 0, 0, cmd_monitor },
 	{ "report", 0, 0, 0, run_report },
+	{ "boot-confirm", 0, 0, 0, cmd_boot_confirm },
+	{ "mce-guard", 0, 0, 0, cmd_mce_guard },
 };
 
 void uv_warn(const char *fmt, ...)
@@ -93,6 +102,36 @@ void uv_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/*
+ * What the processes that run unattended (the trial's revert, the boot
+ * assessment, mce-guard) did: to syslog, which is the journal under
+ * systemd, and to standard error. Test builds append to the file named by
+ * UNDERVOLTCTL_TEST_SYSLOG instead of syslog.
+ */
+void uv_log(int priority, const char *fmt, ...)
+{
+	const char *file = uv_test_env("UNDERVOLTCTL_TEST_SYSLOG");
+	char msg[1024];
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	uv_warn("%s", msg);
+	if (file && *file) {
+		f = fopen(file, "a");
+		if (f) {
+			fprintf(f, "<%d> undervoltctl: %s\n", priority, msg);
+			fclose(f);
+		}
+		return;
+	}
+	openlog("undervoltctl", LOG_PID, LOG_DAEMON);
+	syslog(priority, "%s", msg);
+	closelog();
 }
 
 /* Every verb's synopsis; VERB: that verb's only. Exits with CODE. */
@@ -124,7 +163,7 @@ static const char *option_name(unsigned int bits)
 {
 	static const char *const names[] = {
 		"--json", "--package", "--trial", "--dry-run", "--interval",
-		"--count", "--output", "--partial", "--profile",
+		"--count", "--output", "--partial", "--profile", "--boot",
 	};
 	size_t i;
 
@@ -200,6 +239,7 @@ static int parse_options(int argc, char **argv, struct uv_opts *o,
 		{ "output", required_argument, NULL, 'o' },
 		{ "partial", no_argument, NULL, 'P' },
 		{ "profile", required_argument, NULL, 'r' },
+		{ "boot", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -288,6 +328,10 @@ static int parse_options(int argc, char **argv, struct uv_opts *o,
 			o->profile = (unsigned int)v;
 			*seen |= OPT_PROFILE;
 			break;
+		case 'b':
+			o->boot = true;
+			*seen |= OPT_BOOT;
+			break;
 		case 'h':
 			o->help = true;	/* the verb's usage, once it is known */
 			break;
@@ -323,9 +367,9 @@ static bool asks_help(int argc, char **argv)
 }
 
 /*
- * tune and stress have options of their own: the common options before
- * the verb are parsed here, everything after it by the verb. The index of
- * such a verb in ARGV, or 0.
+ * tune, stress and trial-revert have options of their own: the common
+ * options before the verb are parsed here, everything after it by the
+ * verb. The index of such a verb in ARGV, or 0.
  */
 static int own_options_verb(int argc, char **argv)
 {
@@ -337,7 +381,8 @@ static int own_options_verb(int argc, char **argv)
 		} else if (strncmp(argv[i], "--sysfs-root=", 13) == 0) {
 			i++;
 		} else if (strcmp(argv[i], "tune") == 0 ||
-			   strcmp(argv[i], "stress") == 0) {
+			   strcmp(argv[i], "stress") == 0 ||
+			   strcmp(argv[i], "trial-revert") == 0) {
 			return i;
 		} else {
 			return 0;
@@ -349,7 +394,7 @@ static int own_options_verb(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct uv_opts o = { .interval = 1.0 };
-	const char *root = getenv("UNDERVOLTCTL_SYSFS_ROOT");
+	const char *root = NULL;
 	const struct verb *verb = NULL;
 	int own = own_options_verb(argc, argv);
 	unsigned int seen = 0;
@@ -361,9 +406,8 @@ int main(int argc, char **argv)
 			return UV_EXIT_USAGE;
 		if (o.help)
 			usage(stdout, NULL, UV_EXIT_OK);
-		if (sysfs_init(&s, root, getenv("UNDERVOLTCTL_PROC_ROOT")) < 0) {
-			uv_warn("--sysfs-root or UNDERVOLTCTL_PROC_ROOT: path "
-				"too long");
+		if (sysfs_init(&s, root) < 0) {
+			uv_warn("--sysfs-root: path too long");
 			return UV_EXIT_USAGE;
 		}
 		if (strcmp(argv[own], "stress") == 0) {
@@ -371,6 +415,8 @@ int main(int argc, char **argv)
 				usage(stdout, "stress", UV_EXIT_OK);
 			return cmd_stress(argc - own, argv + own);
 		}
+		if (strcmp(argv[own], "trial-revert") == 0)
+			return cmd_trial_revert(&s, argc - own, argv + own);
 		return cmd_tune(&s, argc - own, argv + own);
 	}
 	if (parse_options(argc, argv, &o, &root, &seen) < 0)
@@ -401,9 +447,8 @@ int main(int argc, char **argv)
 			"%s --help'", verb->name, verb->name);
 		return UV_EXIT_USAGE;
 	}
-	if (sysfs_init(&s, root, getenv("UNDERVOLTCTL_PROC_ROOT")) < 0) {
-		uv_warn("--sysfs-root or UNDERVOLTCTL_PROC_ROOT: path too "
-			"long");
+	if (sysfs_init(&s, root) < 0) {
+		uv_warn("--sysfs-root: path too long");
 		return UV_EXIT_USAGE;
 	}
 	return verb->run(&s, &o);

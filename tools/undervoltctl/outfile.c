@@ -20,7 +20,9 @@
  *  - The new file gets the old one's mode, owner and group, its POSIX
  *    access ACL and its security labels (security.*, but not the
  *    content-bound security.capability, .ima and .evm), or the old file
- *    stays: a 0600 file must not come back 0644.
+ *    stays: a 0600 file must not come back 0644. A copy (tune's backup of
+ *    the configuration it replaces, uv_copy_file()) gets those of the file
+ *    it copies instead.
  *  - The directory is opened once and every step after that is relative
  *    to it (openat, linkat, renameat), and it is refused when someone
  *    other than root or the caller could swap what is in it: owned by
@@ -218,26 +220,24 @@ static int locate(const char *path, struct target *t, char *why, size_t size)
 	return r;
 }
 
-/* The owner, group, mode, access ACL and labels of OLD, onto FD. */
-static int copy_attributes(int fd, const struct target *t, char *why,
+/*
+ * The owner, group, mode (of ST), access ACL and labels of the file open on
+ * OLD, onto FD.
+ */
+static int copy_attributes(int fd, const struct stat *st, int old, char *why,
 			   size_t size)
 {
 	char names[XATTR_MAX], value[XATTR_MAX], *n;
 	ssize_t nlen, vlen;
-	int old, r = 0;
+	int r = 0;
 
-	if ((t->st.st_uid != geteuid() || t->st.st_gid != getegid()) &&
-	    fchown(fd, t->st.st_uid, t->st.st_gid))
+	if ((st->st_uid != geteuid() || st->st_gid != getegid()) &&
+	    fchown(fd, st->st_uid, st->st_gid))
 		return refuse(errno, why, size, "cannot keep its owner and "
 			      "group (%u:%u): %s; the file is as it was; run as "
-			      "root", (unsigned int)t->st.st_uid,
-			      (unsigned int)t->st.st_gid, strerror(errno));
-	if (fchmod(fd, t->st.st_mode & 07777))
-		return failed(errno, why, size, NULL);
-	/* O_NONBLOCK, O_NOFOLLOW: the file was a regular one a moment ago. */
-	old = openat(t->dirfd, t->base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-		     O_NOCTTY | O_CLOEXEC);
-	if (old < 0)
+			      "root", (unsigned int)st->st_uid,
+			      (unsigned int)st->st_gid, strerror(errno));
+	if (fchmod(fd, st->st_mode & 07777))
 		return failed(errno, why, size, NULL);
 	nlen = flistxattr(old, names, sizeof(names));
 	if (nlen < 0 && errno != ENOTSUP)
@@ -256,6 +256,21 @@ static int copy_attributes(int fd, const struct target *t, char *why,
 				   "%s: %s; the file is as it was", n,
 				   strerror(errno));
 	}
+	return r;
+}
+
+/* Those of the file being replaced (T), onto FD. */
+static int keep_attributes(int fd, const struct target *t, char *why,
+			   size_t size)
+{
+	int old, r;
+
+	/* O_NONBLOCK, O_NOFOLLOW: the file was a regular one a moment ago. */
+	old = openat(t->dirfd, t->base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+		     O_NOCTTY | O_CLOEXEC);
+	if (old < 0)
+		return failed(errno, why, size, NULL);
+	r = copy_attributes(fd, &t->st, old, why, size);
 	close(old);
 	return r;
 }
@@ -380,8 +395,12 @@ static int link_temp(const struct target *t, int fd, char *tmp, size_t size)
 	return -EEXIST;
 }
 
-int uv_replace_file(const char *path, const char *data, size_t len,
-		    char *why, size_t size)
+/*
+ * PATH replaced by LEN bytes of DATA, with the attributes of the file open
+ * on LIKE (stat LIKE_ST), or with LIKE -1 of the file it replaces.
+ */
+static int replace(const char *path, const char *data, size_t len, int like,
+		   const struct stat *like_st, char *why, size_t size)
 {
 	struct target t = { .dirfd = -1 };
 	char tmp[NAME_MAX + 16];	/* the checks of split() keep it under NAME_MAX */
@@ -398,8 +417,10 @@ int uv_replace_file(const char *path, const char *data, size_t len,
 		r = failed(-fd, why, size, NULL);
 		goto out;
 	}
-	if (t.exists)
-		r = copy_attributes(fd, &t, why, size);
+	if (like >= 0)
+		r = copy_attributes(fd, like_st, like, why, size);
+	else if (t.exists)
+		r = keep_attributes(fd, &t, why, size);
 	/* A new configuration, not a secret: readable like the rest of /etc. */
 	else if (fchmod(fd, 0644))
 		r = failed(errno, why, size, NULL);
@@ -438,14 +459,47 @@ out:
 	return r;
 }
 
+int uv_replace_file(const char *path, const char *data, size_t len,
+		    char *why, size_t size)
+{
+	return replace(path, data, len, -1, NULL, why, size);
+}
+
+/* Callers add strerror(); say what it alone would not. */
+static int say(const char *path, int r, const char *why)
+{
+	if (r && !strstr(why, "; the file is as it was"))
+		uv_warn("%s: %s", path, why);
+	return r;
+}
+
 int uv_write_atomic(const char *path, const char *data, size_t len)
 {
 	char why[PATH_MAX + 256];
-	int r;
 
-	r = uv_replace_file(path, data, len, why, sizeof(why));
-	/* Callers add strerror(); say what it alone would not. */
-	if (r && !strstr(why, "; the file is as it was"))
-		uv_warn("%s: %s", path, why);
+	return say(path, uv_replace_file(path, data, len, why, sizeof(why)),
+		   why);
+}
+
+int uv_copy_file(const char *src, const char *dst)
+{
+	char why[PATH_MAX + 256], *data = NULL;
+	struct stat st;
+	size_t len;
+	int fd, r;
+
+	why[0] = '\0';
+	fd = open(src, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+		  O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? 0 : -EINVAL;
+	if (!r)
+		r = uv_slurp_fd(fd, CONFIG_MAX_SIZE, &data, &len);
+	if (!r)
+		r = say(dst, replace(dst, data, len, fd, &st, why, sizeof(why)),
+			why);
+	free(data);
+	close(fd);
 	return r;
 }

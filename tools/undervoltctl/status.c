@@ -4,19 +4,18 @@
  *
  * Both print from one snapshot, so they always agree. The JSON schema is
  * documented in undervoltctl(8); change it only by adding keys, and bump
- * "schema" if a key ever changes meaning.
+ * "schema" if a key ever changes meaning (2: the driver's v3 ABI).
  */
 #include <errno.h>
-#include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "trial.h"
 #include "undervoltctl.h"
 
-#define STATUS_SCHEMA 1
+#define STATUS_SCHEMA 2
 
 /* A value read from sysfs, or the reason it could not be read. */
 struct value {
@@ -26,15 +25,22 @@ struct value {
 
 struct pkg_status {
 	unsigned int id;
-	char reason[64];	/* write_block_reason; "" if unreadable */
+	const char *block;	/* why writes are refused, or NULL */
+	const char *ignored;	/* the firmware kept its offset, or NULL */
+	char ignored_buf[512];
 	bool present[PLANE_COUNT];
 	struct value offset[PLANE_COUNT];
-	struct value boot[PLANE_COUNT];
+	struct value initial[PLANE_COUNT];
 };
 
 struct status {
 	struct value min, max;
-	struct value trial_seconds, trial_remaining, apply;
+	bool recovery;		/* undervolt=off */
+	int trial;		/* trial_read(): 1 when one runs */
+	double trial_left;
+	struct trial_state t;
+	struct boot_state boot;
+	struct uv_diag diag;
 	size_t n;
 	struct pkg_status pkg[CONFIG_MAX_PACKAGES];
 };
@@ -44,12 +50,28 @@ static void read_value(const char *path, struct value *v)
 	v->err = sysfs_read_long(path, &v->v);
 }
 
-static void read_flag(const char *path, struct value *v)
+static void read_package(const struct uv_sysfs *s, struct status *st,
+			 struct pkg_status *p)
 {
-	bool flag = false;
+	char path[PATH_MAX];
+	enum plane pl;
 
-	v->err = sysfs_read_bool(path, &flag);
-	v->v = flag;
+	p->block = diag_block(&st->diag, p->id, true);
+	p->ignored = diag_ignored(&st->diag, p->id, p->ignored_buf,
+				  sizeof(p->ignored_buf));
+	for (pl = 0; pl < PLANE_COUNT; pl++) {
+		p->present[pl] = sysfs_has_plane(s, p->id, pl);
+		if (!p->present[pl])
+			continue;
+		p->offset[pl].err = sysfs_plane_path(s, p->id, pl, "offset_mv",
+						     path, sizeof(path));
+		if (!p->offset[pl].err)
+			read_value(path, &p->offset[pl]);
+		p->initial[pl].err = sysfs_initial_path(s, p->id, pl, path,
+							sizeof(path));
+		if (!p->initial[pl].err)
+			read_value(path, &p->initial[pl]);
+	}
 }
 
 static int snapshot(const struct uv_sysfs *s, const struct uv_opts *o,
@@ -57,7 +79,6 @@ static int snapshot(const struct uv_sysfs *s, const struct uv_opts *o,
 {
 	struct uv_package_list pkgs;
 	char path[PATH_MAX];
-	enum plane pl;
 	size_t i;
 	int r;
 
@@ -68,41 +89,21 @@ static int snapshot(const struct uv_sysfs *s, const struct uv_opts *o,
 			"dmesg", s->drv, strerror(-r));
 		return UV_EXIT_FAIL;
 	}
-#define READ(fn, name, val, reader) do {				\
-		(val)->err = fn(s, name, path, sizeof(path));		\
-		if (!(val)->err)					\
-			reader(path, val);				\
-	} while (0)
-	READ(sysfs_drv_path, "min_offset_mv", &st->min, read_value);
-	READ(sysfs_drv_path, "max_offset_mv", &st->max, read_value);
-	READ(sysfs_drv_path, "trial_remaining_s", &st->trial_remaining,
-	     read_value);
-	READ(sysfs_param_path, "trial_seconds", &st->trial_seconds,
-	     read_value);
-	READ(sysfs_param_path, "apply", &st->apply, read_flag);
-#undef READ
+	st->min.err = sysfs_drv_path(s, "min_offset_mv", path, sizeof(path));
+	if (!st->min.err)
+		read_value(path, &st->min);
+	st->max.err = sysfs_drv_path(s, "max_offset_mv", path, sizeof(path));
+	if (!st->max.err)
+		read_value(path, &st->max);
+	st->recovery = boot_recovery_switch(s);
+	st->trial = trial_read(s, &st->t, &st->trial_left);
+	boot_read(s, &st->boot);
+	diag_read(s, &st->diag, true);
 	for (i = 0; i < pkgs.n; i++) {
-		struct pkg_status *p = &st->pkg[st->n];
-
 		if (o->has_package && pkgs.id[i] != o->package)
 			continue;
-		p->id = pkgs.id[i];
-		if (sysfs_block_reason(s, p->id, p->reason, sizeof(p->reason)))
-			p->reason[0] = '\0';
-		for (pl = 0; pl < PLANE_COUNT; pl++) {
-			p->present[pl] = sysfs_has_plane(s, p->id, pl);
-			if (!p->present[pl])
-				continue;
-			p->offset[pl].err = sysfs_plane_path(s, p->id, pl,
-					"offset_mv", path, sizeof(path));
-			if (!p->offset[pl].err)
-				read_value(path, &p->offset[pl]);
-			p->boot[pl].err = sysfs_plane_path(s, p->id, pl,
-					"boot_offset_mv", path, sizeof(path));
-			if (!p->boot[pl].err)
-				read_value(path, &p->boot[pl]);
-		}
-		st->n++;
+		st->pkg[st->n].id = pkgs.id[i];
+		read_package(s, st, &st->pkg[st->n++]);
 	}
 	if (o->has_package && st->n == 0) {
 		uv_warn("no package %u; 'undervoltctl status' lists them",
@@ -117,12 +118,53 @@ static void json_value(const struct value *v)
 	json_long(v->err, v->v);
 }
 
+static void json_bool3(int v)
+{
+	printf("%s", v < 0 ? "null" : v ? "true" : "false");
+}
+
+static const char *offset_state(const struct value *v)
+{
+	return !v->err ? "known" : v->err == -ENODATA ? "unknown" :
+	       "unreadable";
+}
+
+static void json_package(const struct pkg_status *p)
+{
+	const char *sep = "";
+	enum plane pl;
+
+	printf("{\"id\": %u, \"writable\": %s, \"write_block_reason\": ", p->id,
+	       p->block ? "false" : "true");
+	json_string(p->block ? p->block : p->ignored ? "firmware_ignored" :
+		    "none");
+	printf(", \"write_block_advice\": ");
+	json_string(p->block ? diag_advice(p->block) : p->ignored);
+	printf(", \"planes\": {");
+	for (pl = 0; pl < PLANE_COUNT; pl++) {
+		if (!p->present[pl])
+			continue;
+		printf("%s\n      \"%s\": {\"offset_mv\": ", sep, plane_name(pl));
+		json_value(&p->offset[pl]);
+		printf(", \"initial_offset_mv\": ");
+		json_value(&p->initial[pl]);
+		printf(", \"offset_state\": \"%s\"}", offset_state(&p->offset[pl]));
+		sep = ",";
+	}
+	printf("%s}, \"planes_without_offset\": [", *sep ? "\n    " : "");
+	sep = "";
+	for (pl = 0; pl < PLANE_COUNT; pl++)
+		if (!p->present[pl]) {
+			printf("%s\"%s\"", sep, plane_name(pl));
+			sep = ", ";
+		}
+	printf("]}");
+}
+
 static void print_json(const struct uv_sysfs *s, const struct status *st)
 {
-	bool trial = st->trial_seconds.err == 0;
+	static const char *const boot[] = { "none", "pending", "failed" };
 	size_t i;
-	enum plane pl;
-	const char *sep;
 
 	printf("{\n  \"schema\": %d,\n  \"driver\": ", STATUS_SCHEMA);
 	json_string(s->drv);
@@ -130,146 +172,150 @@ static void print_json(const struct uv_sysfs *s, const struct status *st)
 	json_value(&st->min);
 	printf(",\n  \"max_offset_mv\": ");
 	json_value(&st->max);
-	printf(",\n  \"recovery_switch\": %s",
-	       st->apply.err ? "null" : st->apply.v == 0 ? "true" : "false");
-	printf(",\n  \"trial\": {\"supported\": %s, \"seconds\": ",
-	       trial ? "true" : "false");
-	json_value(&st->trial_seconds);
-	printf(", \"remaining_s\": ");
-	json_value(&st->trial_remaining);
+	printf(",\n  \"recovery_switch\": %s", st->recovery ? "true" : "false");
+	printf(",\n  \"lockdown\": ");
+	json_string(st->diag.lockdown_mode[0] ? st->diag.lockdown_mode : NULL);
+	printf(",\n  \"kdump\": %s", st->diag.kdump ? "true" : "false");
+	printf(",\n  \"kernel_log\": %s", st->diag.klog_err ? "false" : "true");
+	printf(",\n  \"hints\": {\"msr_oc_lock\": ");
+	json_bool3(st->diag.msr_oc_lock);
+	printf(", \"msr_sgx_enabled\": ");
+	json_bool3(st->diag.msr_sgx);
+	printf("},\n  \"trial\": {\"supported\": true, \"seconds\": %u, "
+	       "\"remaining_s\": ", st->trial == 1 ? st->t.seconds : 0);
+	json_long(0, st->trial == 1 && st->trial_left > 0 ?
+		  (long)(st->trial_left + 0.5) : 0);
+	printf(", \"owner\": ");
+	json_string(st->trial == 1 ? st->t.owner : NULL);
+	printf(", \"armed\": ");
+	json_string(st->trial == 1 ? st->t.armed : NULL);
+	printf("},\n  \"boot_assessment\": {\"state\": \"%s\", \"remaining_s\": ",
+	       boot[st->boot.state]);
+	json_long(st->boot.state != BOOT_PENDING, st->boot.left > 0 ?
+		  (long)(st->boot.left + 0.5) : 0);
 	printf("},\n  \"packages\": [");
 	for (i = 0; i < st->n; i++) {
-		const struct pkg_status *p = &st->pkg[i];
-
-		printf("%s\n    {\"id\": %u, \"writable\": %s, "
-		       "\"write_block_reason\": ", i ? "," : "", p->id,
-		       p->reason[0] && !sysfs_block_advice(p->reason) ?
-		       "true" : "false");
-		if (p->reason[0])
-			json_string(p->reason);
-		else
-			printf("null");
-		printf(", \"write_block_advice\": ");
-		json_string(p->reason[0] ? sysfs_block_advice(p->reason) :
-			    NULL);
-		printf(", \"planes\": {");
-		sep = "";
-		for (pl = 0; pl < PLANE_COUNT; pl++) {
-			if (!p->present[pl])
-				continue;
-			printf("%s\n      \"%s\": {\"offset_mv\": ", sep,
-			       plane_name(pl));
-			json_value(&p->offset[pl]);
-			printf(", \"boot_offset_mv\": ");
-			json_value(&p->boot[pl]);
-			printf("}");
-			sep = ",";
-		}
-		printf("%s}}", *sep ? "\n    " : "");
+		printf("%s\n    ", i ? "," : "");
+		json_package(&st->pkg[i]);
 	}
 	printf("%s]\n}\n", st->n ? "\n  " : "");
-}
-
-static void table_mv(const struct value *v)
-{
-	if (v->err)
-		printf("  %9s", v->err == -EACCES ? "no access" : "unreadable");
-	else
-		printf("  %6ld mV", v->v);
-}
-
-/*
- * Writes need CAP_SYS_RAWIO besides the file mode, so "writable" alone would
- * mislead a user who is not root. Unknown counts as able: the write itself
- * then says what is wrong.
- */
-static bool can_write_offsets(void)
-{
-	struct __user_cap_header_struct h = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-
-	if (syscall(SYS_capget, &h, d))
-		return true;
-	return d[CAP_TO_INDEX(CAP_SYS_RAWIO)].effective &
-	       CAP_TO_MASK(CAP_SYS_RAWIO);
 }
 
 /*
  * The exit code of status: 0 when every package shown takes offsets, 5
  * when the firmware locked them or ignored the last write (nothing on
  * this machine can change that but its setup), 4 when the kernel refuses
- * them (lockdown, SGX, the recovery switch), so that scripts and the
- * compatibility table can tell.
+ * them (lockdown, SGX, kdump), so that scripts and the compatibility
+ * table can tell. set and apply exit with the same codes.
  */
 static int status_code(const struct status *st)
 {
-	int code = UV_EXIT_OK;
+	int code = UV_EXIT_OK, c;
 	size_t i;
 
 	for (i = 0; i < st->n; i++) {
-		const char *r = st->pkg[i].reason;
-
-		if (r[0] && sysfs_ignored_note(r))
-			return UV_EXIT_FIRMWARE;
-		if (!r[0] || !sysfs_block_advice(r))
-			continue;
-		if (sysfs_block_is_firmware(r))
-			return UV_EXIT_FIRMWARE;
-		code = UV_EXIT_POLICY;
+		c = st->pkg[i].block ? diag_code(st->pkg[i].block) :
+		    st->pkg[i].ignored ? UV_EXIT_FIRMWARE : UV_EXIT_OK;
+		if (c == UV_EXIT_FIRMWARE || code == UV_EXIT_OK)
+			code = c;
 	}
 	return code;
 }
 
-static void print_table(const struct status *st)
+static void table_mv(const struct value *v)
 {
-	const char *advice;
-	enum plane pl;
-	size_t i;
+	if (v->err == -ENODATA)
+		printf("  unknown (suspended or package offline)");
+	else if (v->err)
+		printf("  %9s", v->err == -EACCES ? "no access" : "unreadable");
+	else
+		printf("  %6ld mV", v->v);
+}
+
+static void print_system(const struct status *st)
+{
+	char how[64];
 
 	if (st->min.err || st->max.err)
 		printf("bounds:  unreadable\n");
 	else
 		printf("bounds:  %ld to %ld mV\n", st->min.v, st->max.v);
-	if (st->trial_seconds.err)
-		printf("trial:   not supported by this driver\n");
-	else if (st->trial_seconds.v == 0)
-		printf("trial:   off\n");
+	if (strcmp(st->t.armed, "systemd") == 0)
+		snprintf(how, sizeof(how), "systemd timer undervoltctl-trial.timer");
 	else
-		printf("trial:   on, %ld s before an unconfirmed change is "
-		       "reverted (undervoltctl's own changes are provisional "
-		       "only with --trial)\n", st->trial_seconds.v);
-	if (!st->trial_remaining.err && st->trial_remaining.v > 0)
-		printf("         provisional for %ld s more; run "
-		       "'undervoltctl confirm' to keep the offsets\n",
-		       st->trial_remaining.v);
-	for (i = 0; i < st->n; i++) {
-		const struct pkg_status *p = &st->pkg[i];
+		snprintf(how, sizeof(how), "detached process, pid %ld", st->t.pid);
+	if (st->trial == -EACCES)
+		printf("trial:   unknown (its file is root's; run as root)\n");
+	else if (st->trial != 1)
+		printf("trial:   none\n");
+	else
+		printf("trial:   provisional (%s, %u s): the offsets go back in "
+		       "%.0f s unless 'undervoltctl confirm' (%s)\n",
+		       st->t.owner, st->t.seconds,
+		       st->trial_left > 0 ? st->trial_left : 0, how);
+	if (st->boot.state == BOOT_PENDING)
+		printf("boot:    the offsets applied at boot count as good after "
+		       "%.0f s more\n", st->boot.left > 0 ? st->boot.left : 0);
+	else if (st->boot.state == BOOT_FAILED)
+		printf("boot:    the boot of %s applied %s and went down within "
+		       "the assessment: undervoltctl.service applies nothing "
+		       "until 'undervoltctl apply' is run by hand\n",
+		       st->boot.when, st->boot.config[0] ? st->boot.config :
+		       "the configuration");
+	if (st->recovery)
+		printf("recovery: undervolt=off is on the kernel command line: "
+		       "the boot apply applies nothing; 'undervoltctl set' "
+		       "works by hand\n");
+	if (st->diag.klog_err)
+		printf("log:     the kernel log is not readable (%s): the "
+		       "driver's refusals are not seen; run as root\n",
+		       strerror(-st->diag.klog_err));
+	if (st->diag.msr_oc_lock == 1)
+		printf("hint:    MSR 0x194 bit 20 is set: the firmware may have "
+		       "locked overclocking, and with it the offsets\n");
+	if (st->diag.msr_sgx == 1 && !st->diag.sgx_flag)
+		printf("hint:    MSR 0x3A bit 18 is set: SGX is enabled in the "
+		       "firmware; the driver refuses writes while it is\n");
+}
 
-		advice = p->reason[0] ? sysfs_block_advice(p->reason) : NULL;
+static void print_table(const struct status *st)
+{
+	const struct pkg_status *p;
+	const char *sep;
+	enum plane pl;
+	size_t i;
+
+	print_system(st);
+	for (i = 0; i < st->n; i++) {
+		p = &st->pkg[i];
 		printf("\npackage %u: ", p->id);
-		if (!p->reason[0])
-			printf("writable: unknown (write_block_reason "
-			       "unreadable)\n");
-		else if (sysfs_ignored_note(p->reason))
-			printf("writable, but %s\n", sysfs_ignored_note(p->reason));
-		else if (!advice && can_write_offsets())
+		if (p->block)
+			printf("not writable (%s): %s\n", p->block,
+			       diag_advice(p->block));
+		else if (p->ignored)
+			printf("writable, but %s\n", p->ignored);
+		else if (uv_has_rawio())
 			printf("writable\n");
-		else if (!advice)
+		else
 			printf("writable by root only: this process lacks "
 			       "CAP_SYS_RAWIO; run as root to change offsets\n");
-		else
-			printf("not writable (%s): %s\n", p->reason, advice);
-		printf("  %-9s  %9s  %9s\n", "plane", "offset", "at boot");
+		printf("  %-9s  %9s  %9s\n", "plane", "offset", "initial");
 		for (pl = 0; pl < PLANE_COUNT; pl++) {
 			if (!p->present[pl])
 				continue;
 			printf("  %-9s", plane_name(pl));
 			table_mv(&p->offset[pl]);
-			table_mv(&p->boot[pl]);
+			table_mv(&p->initial[pl]);
 			putchar('\n');
 		}
+		sep = "  no offset (the firmware offers none): ";
+		for (pl = 0; pl < PLANE_COUNT; pl++)
+			if (!p->present[pl]) {
+				printf("%s%s", sep, plane_name(pl));
+				sep = ", ";
+			}
+		if (*sep == ',')
+			putchar('\n');
 	}
 }
 
@@ -295,14 +341,30 @@ int status_json(const struct uv_sysfs *s)
 	return 0;
 }
 
+/* Without the driver: what the kernel said when it did not bind. */
+static void why_unbound(const struct uv_sysfs *s)
+{
+	struct uv_diag *d = malloc(sizeof(*d));
+
+	if (d) {
+		diag_read(s, d, false);
+		if (d->klog.unbound[0])
+			uv_warn("the kernel log says: intel_undervolt: %s",
+				d->klog.unbound);
+	}
+	free(d);
+}
+
 int cmd_status(const struct uv_sysfs *s, const struct uv_opts *o)
 {
 	struct status *st;
 	int code;
 
 	code = sysfs_require_driver(s);
-	if (code)
+	if (code) {
+		why_unbound(s);
 		return code;
+	}
 	st = malloc(sizeof(*st));
 	if (!st) {
 		uv_warn("out of memory");

@@ -28,24 +28,39 @@ int uv_path(char *buf, size_t size, const char *fmt, ...)
 	return (n < 0 || (size_t)n >= size) ? -ENAMETOOLONG : 0;
 }
 
-int sysfs_init(struct uv_sysfs *s, const char *root, const char *proc)
+/* V (a test build's environment variable) when set, else DFLT. */
+static const char *test_path(const char *v, const char *dflt)
+{
+	return v && *v ? v : dflt;
+}
+
+int sysfs_init(struct uv_sysfs *s, const char *root)
 {
 	size_t len;
 
 	if (!root || !*root)
+		root = uv_test_env("UNDERVOLTCTL_SYSFS_ROOT");
+	if (!root || !*root)
 		root = "/sys";
-	if (!proc || !*proc)
-		proc = "/proc";
-	if (uv_path(s->proc, sizeof(s->proc), "%s", proc))
-		return -ENAMETOOLONG;
 	len = strlen(root);
 	while (len > 0 && root[len - 1] == '/')
 		len--;		/* "/" becomes "", so paths start "/devices" */
 	if (uv_path(s->root, sizeof(s->root), "%.*s", (int)len, root) ||
+	    uv_path(s->sysfs_arg, sizeof(s->sysfs_arg), "%s",
+		    strcmp(s->root, "/sys") ? root : "") ||
 	    uv_path(s->drv, sizeof(s->drv),
 		     "%s/devices/system/cpu/intel_undervolt", s->root) ||
 	    uv_path(s->params, sizeof(s->params),
-		     "%s/module/intel_undervolt/parameters", s->root))
+		     "%s/module/intel_undervolt/parameters", s->root) ||
+	    uv_path(s->proc, sizeof(s->proc), "%s",
+		    test_path(uv_test_env("UNDERVOLTCTL_PROC_ROOT"), "/proc")) ||
+	    uv_path(s->dev, sizeof(s->dev), "%s",
+		    test_path(uv_test_env("UNDERVOLTCTL_DEV_ROOT"), "/dev")) ||
+	    uv_path(s->run, sizeof(s->run), "%s",
+		    test_path(uv_test_env("UNDERVOLTCTL_RUN_ROOT"), "/run")) ||
+	    uv_path(s->state, sizeof(s->state), "%s",
+		    test_path(uv_test_env("UNDERVOLTCTL_STATE_DIR"),
+			      UV_STATE_DIR)))
 		return -ENAMETOOLONG;
 	return 0;
 }
@@ -62,12 +77,93 @@ int sysfs_require_driver(const struct uv_sysfs *s)
 	return UV_EXIT_NODRIVER;
 }
 
+#ifdef UNDERVOLTCTL_TEST_HOOKS
+/*
+ * Test builds only (the host tests' undervoltctl-asan and -test binaries):
+ * VAR="RULE[,RULE...]" with RULE "SUFFIX=ERRNO" or "SUFFIX@VALUE=ERRNO"
+ * makes an access to a path ending in SUFFIX (a write of VALUE only, with
+ * @) fail with ERRNO, as the driver would: UNDERVOLTCTL_TEST_FAIL_WRITE
+ * for writes, UNDERVOLTCTL_TEST_FAIL_READ for reads (ENODATA: an offset
+ * the driver does not know). UNDERVOLTCTL_TEST_LOG_WRITES=FILE appends
+ * "PATH=VALUE" to FILE for each write tried, so that a test sees the order
+ * of writes. Installed binaries have no such hook.
+ */
+static int test_errno(const char *var, const char *path, const long *v)
+{
+	static const struct { const char *name; int e; } names[] = {
+		{ "EIO", EIO }, { "EPERM", EPERM }, { "EINVAL", EINVAL },
+		{ "ERANGE", ERANGE }, { "EOPNOTSUPP", EOPNOTSUPP },
+		{ "ETIMEDOUT", ETIMEDOUT }, { "EACCES", EACCES },
+		{ "ENODEV", ENODEV }, { "ENODATA", ENODATA },
+	};
+	const char *spec = getenv(var);
+	char rule[256], *eq, *at;
+	size_t plen = strlen(path), len, klen, i;
+
+	while (spec && *spec) {
+		len = strcspn(spec, ",");
+		snprintf(rule, sizeof(rule), "%.*s", (int)len, spec);
+		spec += len + (spec[len] == ',');
+		eq = strchr(rule, '=');
+		if (!eq)
+			continue;
+		*eq++ = '\0';
+		at = strchr(rule, '@');
+		if (at) {
+			*at++ = '\0';
+			if (!v || strtol(at, NULL, 10) != *v)
+				continue;
+		}
+		klen = strlen(rule);
+		if (klen > plen || strcmp(path + plen - klen, rule) != 0)
+			continue;
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strcmp(eq, names[i].name) == 0)
+				return -names[i].e;
+	}
+	return 0;
+}
+
+static int test_read_hook(const char *path)
+{
+	return test_errno("UNDERVOLTCTL_TEST_FAIL_READ", path, NULL);
+}
+
+static int test_write_hook(const char *path, long v)
+{
+	const char *log = getenv("UNDERVOLTCTL_TEST_LOG_WRITES");
+	FILE *f;
+
+	if (log && *log && (f = fopen(log, "a")) != NULL) {
+		fprintf(f, "%s=%ld\n", path, v);
+		fclose(f);
+	}
+	return test_errno("UNDERVOLTCTL_TEST_FAIL_WRITE", path, &v);
+}
+#else
+static int test_read_hook(const char *path)
+{
+	(void)path;
+	return 0;
+}
+
+static int test_write_hook(const char *path, long v)
+{
+	(void)path;
+	(void)v;
+	return 0;
+}
+#endif
+
 /* Read at most SIZE - 1 bytes of a small file, NUL-terminated. */
 static int read_small(const char *path, char *buf, size_t size)
 {
 	ssize_t n;
 	int fd, e;
 
+	e = test_read_hook(path);
+	if (e)
+		return e;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -128,66 +224,6 @@ int sysfs_read_bool(const char *path, bool *v)
 	return 0;
 }
 
-#ifdef UNDERVOLTCTL_TEST_HOOKS
-/*
- * Test builds only (the host tests' undervoltctl-asan and -test binaries):
- * UNDERVOLTCTL_TEST_FAIL_WRITE="RULE[,RULE...]" with RULE "SUFFIX=ERRNO" or
- * "SUFFIX@VALUE=ERRNO" makes a write to a path ending in SUFFIX (of VALUE
- * only, with @) fail with ERRNO (EIO, EPERM, EINVAL, ERANGE, EOPNOTSUPP,
- * ETIMEDOUT), as the driver would. UNDERVOLTCTL_TEST_LOG_WRITES=FILE
- * appends "PATH=VALUE" to FILE for each write tried, so that a test sees the
- * order of writes. Installed binaries have no such hook.
- */
-static int test_hook(const char *path, long v)
-{
-	static const struct { const char *name; int e; } names[] = {
-		{ "EIO", EIO }, { "EPERM", EPERM }, { "EINVAL", EINVAL },
-		{ "ERANGE", ERANGE }, { "EOPNOTSUPP", EOPNOTSUPP },
-		{ "ETIMEDOUT", ETIMEDOUT },
-	};
-	const char *spec = getenv("UNDERVOLTCTL_TEST_FAIL_WRITE");
-	const char *log = getenv("UNDERVOLTCTL_TEST_LOG_WRITES");
-	char rule[256], *eq, *at;
-	size_t plen = strlen(path), len, klen, i;
-	FILE *f;
-
-	if (log && *log && (f = fopen(log, "a")) != NULL) {
-		fprintf(f, "%s=%ld\n", path, v);
-		fclose(f);
-	}
-
-	while (spec && *spec) {
-		len = strcspn(spec, ",");
-		snprintf(rule, sizeof(rule), "%.*s", (int)len, spec);
-		spec += len + (spec[len] == ',');
-		eq = strchr(rule, '=');
-		if (!eq)
-			continue;
-		*eq++ = '\0';
-		at = strchr(rule, '@');
-		if (at) {
-			*at++ = '\0';
-			if (strtol(at, NULL, 10) != v)
-				continue;
-		}
-		klen = strlen(rule);
-		if (klen > plen || strcmp(path + plen - klen, rule) != 0)
-			continue;
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (strcmp(eq, names[i].name) == 0)
-				return -names[i].e;
-	}
-	return 0;
-}
-#else
-static int test_hook(const char *path, long v)
-{
-	(void)path;
-	(void)v;
-	return 0;
-}
-#endif
-
 /* One write(2) of "V\n", as the driver's store method expects. */
 int sysfs_write_long(const char *path, long v)
 {
@@ -195,7 +231,7 @@ int sysfs_write_long(const char *path, long v)
 	ssize_t n;
 	int fd, len, r;
 
-	r = test_hook(path, v);
+	r = test_write_hook(path, v);
 	if (r)
 		return r;
 	len = snprintf(buf, sizeof(buf), "%ld\n", v);
@@ -234,6 +270,14 @@ int sysfs_plane_path(const struct uv_sysfs *s, unsigned int pkg,
 {
 	return uv_path(buf, size, "%s/package_%02u/%s_%s", s->drv, pkg,
 			plane_name(plane), suffix);
+}
+
+/* What the firmware had set when the driver bound. */
+int sysfs_initial_path(const struct uv_sysfs *s, unsigned int pkg,
+		       enum plane plane, char *buf, size_t size)
+{
+	return uv_path(buf, size, "%s/package_%02u/initial_%s_offset_mv",
+		       s->drv, pkg, plane_name(plane));
 }
 
 bool sysfs_has_plane(const struct uv_sysfs *s, unsigned int pkg,
@@ -303,65 +347,6 @@ int sysfs_bounds(const struct uv_sysfs *s, long *min, long *max)
 	return r;
 }
 
-int sysfs_block_reason(const struct uv_sysfs *s, unsigned int pkg, char *buf,
-		       size_t size)
-{
-	char path[PATH_MAX];
-	int r;
-
-	r = sysfs_pkg_path(s, pkg, "write_block_reason", path, sizeof(path));
-	return r ? r : sysfs_read_word(path, buf, size);
-}
-
-/* What "firmware_ignored" means for the user; NULL for any other reason. */
-const char *sysfs_ignored_note(const char *reason)
-{
-	if (strcmp(reason, "firmware_ignored") != 0)
-		return NULL;
-	return "the firmware acknowledged the last write and kept its old "
-	       "offset; undervolting is likely disabled by the firmware or "
-	       "its microcode (look for an undervolt protection or "
-	       "overclocking option in the firmware setup)";
-}
-
-/*
- * What a user can do about a write_block_reason that refuses writes; NULL
- * when writes are allowed: "none", and "firmware_ignored", which reports
- * that the firmware did not keep the last write (see sysfs_ignored_note)
- * without refusing the next one.
- */
-const char *sysfs_block_advice(const char *reason)
-{
-	static const struct { const char *reason, *advice; } advice[] = {
-		{ "lockdown", "the kernel is locked down, which forbids "
-		  "changing offsets; this usually comes with Secure Boot, or "
-		  "from lockdown= on the kernel command line: to change "
-		  "offsets, turn Secure Boot off in the firmware setup, or "
-		  "boot without lockdown=" },
-		{ "sgx", "SGX is enabled; disable SGX (Software Guard "
-		  "Extensions) in the firmware setup to allow offsets: "
-		  "undervolting can break SGX enclaves (Plundervolt, "
-		  "CVE-2019-11157)" },
-		{ "oc_lock", "the firmware set the overclocking lock; clear it "
-		  "in the firmware setup if it offers the option (look for "
-		  "\"Overclocking Lock\" or \"Undervolt Protection\"); "
-		  "many firmware updates since Plundervolt set it with no "
-		  "option, and then offsets cannot be changed on this machine" },
-		{ "recovery", "the recovery switch intel_undervolt.apply=0 is "
-		  "set; once the configuration is fixed, turn it off without "
-		  "a reboot: as root, 'echo 1 > "
-		  "/sys/module/intel_undervolt/parameters/apply'" },
-	};
-	size_t i;
-
-	if (strcmp(reason, "none") == 0 || sysfs_ignored_note(reason))
-		return NULL;
-	for (i = 0; i < sizeof(advice) / sizeof(advice[0]); i++)
-		if (strcmp(reason, advice[i].reason) == 0)
-			return advice[i].advice;
-	return "the driver refuses writes; see its write_block_reason file";
-}
-
 const char *uv_input_name(const char *path)
 {
 	return strcmp(path, "-") == 0 ? "(standard input)" : path;
@@ -374,28 +359,16 @@ static void close_input(int fd)
 		close(fd);
 }
 
-/* True for a block that only the firmware setup can lift. */
-bool sysfs_block_is_firmware(const char *reason)
-{
-	return strcmp(reason, "oc_lock") == 0;
-}
-
-int uv_slurp(const char *path, size_t max, char **bufp, size_t *lenp)
+int uv_slurp_fd(int fd, size_t max, char **bufp, size_t *lenp)
 {
 	size_t len = 0, cap = 4096;
 	char *buf, *nbuf;
 	ssize_t n;
-	int fd, e;
+	int e;
 
-	fd = strcmp(path, "-") == 0 ? STDIN_FILENO :
-	     open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	buf = malloc(cap + 1);
-	if (!buf) {
-		close_input(fd);
+	if (!buf)
 		return -ENOMEM;
-	}
 	for (;;) {
 		if (len == cap) {
 			if (cap > max) {
@@ -421,7 +394,6 @@ int uv_slurp(const char *path, size_t max, char **bufp, size_t *lenp)
 			break;
 		len += (size_t)n;
 	}
-	close_input(fd);
 	if (len > max) {
 		free(buf);
 		return -EFBIG;
@@ -432,6 +404,18 @@ int uv_slurp(const char *path, size_t max, char **bufp, size_t *lenp)
 	return 0;
 fail:
 	free(buf);
-	close_input(fd);
 	return -e;
+}
+
+int uv_slurp(const char *path, size_t max, char **bufp, size_t *lenp)
+{
+	int fd, r;
+
+	fd = strcmp(path, "-") == 0 ? STDIN_FILENO :
+	     open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = uv_slurp_fd(fd, max, bufp, lenp);
+	close_input(fd);
+	return r;
 }

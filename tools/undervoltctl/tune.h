@@ -1,24 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tune.h: the search for the lowest stable offset (tune.c) and its
- * journal (tune_journal.c).
+ * tune.h: undervoltctl tune, the search for the lowest stable offset:
+ * the verb (tune.c), the search (tune_search.c), what a run watches
+ * (tune_watch.c), the result and --report (tune_report.c), the recovery at
+ * boot (tune_recover.c) and the journal (tune_journal.c).
  */
 #ifndef UNDERVOLTCTL_TUNE_H
 #define UNDERVOLTCTL_TUNE_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "config.h"
+#include "klog.h"
+#include "stress.h"
 
-#define TUNE_STATE_DIR		"/var/lib/undervoltctl"
+struct uv_sysfs;
+
 #define TUNE_JOURNAL		"tune.journal"
 /* Present while a search waits to be resumed after a crash (systemd). */
 #define TUNE_RESUME_FLAG	"tune.resume"
-/* Held by the one tune process that may change the journal. */
-#define TUNE_LOCK		"tune.lock"
 #define TUNE_MAX_RESULTS	256
+#define TUNE_MAX_VERIFY		32
 
 enum tune_outcome {
 	TUNE_PASS,
@@ -45,6 +50,13 @@ struct tune_result {
 	unsigned int seconds;	/* of load at this value */
 };
 
+/* A run of the combined result (core and cache not coupled). */
+struct tune_verify {
+	int core, cache;	/* mV */
+	enum tune_outcome outcome;
+	unsigned int seconds;
+};
+
 struct tune_journal {
 	enum tune_state state;
 	char config[PATH_MAX];	/* where the result goes */
@@ -53,7 +65,6 @@ struct tune_journal {
 	unsigned int max_crashes;
 	bool resume;		/* --resume-after-crash */
 	bool coupled;		/* core and cache are one plane */
-	long trial_saved;	/* trial_seconds before the search, -1: none */
 	unsigned int crashes;	/* in a row */
 	size_t nplanes;
 	enum plane planes[PLANE_COUNT];
@@ -61,17 +72,81 @@ struct tune_journal {
 	unsigned int plane_index;	/* the plane being searched */
 	size_t nresults;
 	struct tune_result results[TUNE_MAX_RESULTS];
+	size_t nverify;
+	struct tune_verify verify[TUNE_MAX_VERIFY];
 	bool in_step;		/* a value is under test right now */
+	bool step_verify;	/* ... the combined result */
 	enum plane step_plane;
 	int step_mv;
+	int step_cache;		/* step_verify: cache's value, step_mv core's */
 };
 
 const char *tune_outcome_name(enum tune_outcome o);
 const char *tune_state_name(enum tune_state s);
-int tune_journal_path(const char *dir, const char *name, char *buf,
-		      size_t size);
-/* 0, or -errno; -ENOENT when there is no journal. */
+/* 0, or -errno; -ENOENT when there is none. Damage is said, -EINVAL. */
 int tune_journal_load(const char *dir, struct tune_journal *j);
 int tune_journal_save(const char *dir, const struct tune_journal *j);
+/* tune_journal_load(), saying so when there is none: 0, or an exit code. */
+int tune_journal_needed(const char *dir, struct tune_journal *j,
+			const char *what);
+/* The journal against the driver in force: 0, or -EINVAL (said). */
+int tune_journal_check_driver(const struct uv_sysfs *s,
+			      const struct tune_journal *j, const char *dir);
+/* CRC-32 (IEEE 802.3) of LEN bytes of DATA. */
+unsigned long tune_crc32(const char *data, size_t len);
+
+enum tune_mode { MODE_SEARCH, MODE_RESUME, MODE_RECOVER, MODE_REPORT };
+
+/* The command line of tune. */
+struct tune_cmd {
+	enum tune_mode mode;
+	bool dry_run;
+	const char *state_dir;
+	enum stress_engine engine;
+	struct tune_journal *j;		/* settings of a new search */
+	bool has_plane;
+	enum plane plane;
+};
+
+/* What a run watches besides its own results (tune_watch.c). */
+struct tune_watch {
+	const struct uv_sysfs *s;
+	struct klog_reader *kmsg;	/* NULL: the kernel log is not read */
+	unsigned long taint0;
+	sigset_t stop_signals;
+	bool mce, taint, interrupted;
+	char what[200];
+};
+
+int tune_watch_init(struct tune_watch *w, const struct uv_sysfs *s);
+void tune_watch_free(struct tune_watch *w);
+void tune_watch_begin(struct tune_watch *w);
+/* stress_opts.should_stop: true stops the run. */
+bool tune_watch_check(void *ctx);
+
+/* tune_search.c */
+int tune_next_value(const struct tune_journal *j, enum plane plane, int *mv,
+		    bool *found);
+int tune_final_value(const struct tune_journal *j, int lowest);
+/* The values the result sets (the verified pair where there is one). */
+bool tune_result_value(const struct tune_journal *j, size_t plane_index,
+		       int *mv);
+int tune_search(const struct uv_sysfs *s, struct tune_journal *j,
+		const struct tune_cmd *c);
+/* Every plane of the search back to its value before it; -errno. */
+int tune_restore(const struct uv_sysfs *s, const struct tune_journal *j);
+/* Writes refused, as far as can be told: an exit code (said), or 0. */
+int tune_writes_allowed(const struct uv_sysfs *s, const struct tune_journal *j,
+			bool probe);
+
+/* tune_report.c */
+bool tune_couples(const struct uv_sysfs *s);
+int tune_save(const char *dir, const struct tune_journal *j);
+int tune_finish(const struct uv_sysfs *s, struct tune_journal *j,
+		const char *dir);
+int tune_report(const struct tune_cmd *c);
+
+/* tune_recover.c */
+int tune_recover(const struct uv_sysfs *s, const struct tune_cmd *c);
 
 #endif

@@ -23,7 +23,9 @@ check() {
 
 # Exactly these files, the list of the README: the Debian package is made
 # from this install.
-INSTALLED="/usr/lib/systemd/system/undervoltctl-tune-recover.service
+INSTALLED="/usr/lib/systemd/system/undervoltctl-boot-confirm.service
+/usr/lib/systemd/system/undervoltctl-mce-guard.service
+/usr/lib/systemd/system/undervoltctl-tune-recover.service
 /usr/lib/systemd/system/undervoltctl-tune-resume.service
 /usr/lib/systemd/system/undervoltctl.service
 /usr/lib/udev/rules.d/60-undervoltctl.rules
@@ -38,7 +40,7 @@ installed() {
 	make -s install DESTDIR="$tmp/dest" PREFIX=/usr OUT="$tmp/out" || return 1
 	got=$(cd "$tmp/dest" && find . -type f | sed 's/^\.//' | LC_ALL=C sort)
 	[ "$got" = "$INSTALLED" ] || { printf 'installed:\n%s\n' "$got"; return 1; }
-	grep -qx 'ExecStart=/usr/sbin/undervoltctl apply' \
+	grep -qx 'ExecStart=/usr/sbin/undervoltctl apply --boot' \
 		"$tmp/dest/usr/lib/systemd/system/undervoltctl.service"
 }
 
@@ -46,7 +48,7 @@ installed() {
 prefix_after_make() {
 	make -s OUT="$tmp/out3" || return 1
 	make -s install DESTDIR="$tmp/dest3" PREFIX=/usr OUT="$tmp/out3" || return 1
-	grep -qx 'ExecStart=/usr/sbin/undervoltctl apply' \
+	grep -qx 'ExecStart=/usr/sbin/undervoltctl apply --boot' \
 		"$tmp/dest3/usr/lib/systemd/system/undervoltctl.service"
 }
 
@@ -82,6 +84,28 @@ unit_verify() {
 	[ -z "$out" ] || { echo "$out"; return 1; }
 }
 
+# Issue 40, item 4: the boot apply needs a clean recovery of a search on
+# record, and its offsets go through the boot assessment.
+boot_units() {
+	local u=$tmp/out/undervoltctl.service
+	local c=$tmp/out/undervoltctl-boot-confirm.service
+	grep -qx 'Requires=undervoltctl-tune-recover.service' "$u" &&
+	grep -qx 'After=systemd-modules-load.service undervoltctl-tune-recover.service' "$u" &&
+	grep -qx 'Wants=undervoltctl-boot-confirm.service' "$u" &&
+	grep -qx 'StateDirectoryMode=0700' "$u" &&
+	grep -qx 'ExecStart=/usr/sbin/undervoltctl boot-confirm' "$c" &&
+	grep -qx 'After=undervoltctl.service' "$c" &&
+	! grep -q '^\[Install\]' "$c" &&
+	grep -qx 'RemainAfterExit=yes' "$tmp/out/undervoltctl-tune-recover.service"
+}
+
+# The machine-check guard: a unit of its own, not enabled by the package.
+mce_unit() {
+	local u=$tmp/out/undervoltctl-mce-guard.service
+	grep -qx 'ExecStart=/usr/sbin/undervoltctl mce-guard' "$u" &&
+	grep -qx 'WantedBy=multi-user.target' "$u"
+}
+
 # Issue 13: a crashed tune step is marked failed before anything applies
 # the configuration, and the search resumes after that, only when asked.
 tune_units() {
@@ -96,20 +120,41 @@ tune_units() {
 
 # Issue 36: the units are hardened, and still able to write the driver:
 # no PrivateDevices= (it drops CAP_SYS_RAWIO) and no ProtectKernelTunables=
-# (it makes /sys read-only); tune's units may write its state and /etc.
+# (it makes /sys read-only) where a unit writes offsets or tracefs; tune's
+# units may write its state and /etc. Issue 40: what the v3 tool needs on
+# top: the state directory (mode 0700) for the boot assessment and tune's
+# lock, a running trial's /run/undervoltctl (created by a resumed search,
+# which arms trials), and the kernel log, read to explain a refusal.
 hardened() {
 	local u
-	for u in $UNITS; do
+	for u in $UNITS undervoltctl-boot-confirm.service; do
 		u=$tmp/out/$u
 		grep -qx 'ProtectSystem=strict' "$u" && grep -qx 'NoNewPrivileges=yes' "$u" &&
 		grep -qx 'ProtectHome=yes' "$u" && grep -qx 'PrivateTmp=yes' "$u" &&
-		grep -qx 'RestrictAddressFamilies=AF_UNIX' "$u" &&
-		! grep -qE '^(PrivateDevices|ProtectKernelTunables)=' "$u" || { echo "$u"; return 1; }
+		grep -qx 'RestrictAddressFamilies=AF_UNIX' "$u" || { echo "$u"; return 1; }
+	done
+	for u in $UNITS; do
+		u=$tmp/out/$u
+		! grep -qE '^(PrivateDevices|ProtectKernelTunables|ProtectKernelLogs)=' "$u" || { echo "$u"; return 1; }
+	done
+	for u in undervoltctl.service undervoltctl-tune-recover.service \
+		 undervoltctl-tune-resume.service undervoltctl-boot-confirm.service; do
+		u=$tmp/out/$u
+		grep -qx 'StateDirectory=undervoltctl' "$u" &&
+		grep -qx 'StateDirectoryMode=0700' "$u" || { echo "$u"; return 1; }
 	done
 	grep -qx 'ReadWritePaths=/var/lib/undervoltctl /etc' "$tmp/out/undervoltctl-tune-resume.service" &&
-	grep -qx 'ReadWritePaths=/var/lib/undervoltctl /etc' "$tmp/out/undervoltctl-tune-recover.service"
+	grep -qx 'ReadWritePaths=/var/lib/undervoltctl /etc' "$tmp/out/undervoltctl-tune-recover.service" &&
+	grep -qx 'RuntimeDirectory=undervoltctl' "$tmp/out/undervoltctl-tune-resume.service" &&
+	grep -qx 'RuntimeDirectoryPreserve=yes' "$tmp/out/undervoltctl-tune-resume.service" &&
+	grep -qx 'ReadWritePaths=-/run/undervoltctl' "$tmp/out/undervoltctl.service" &&
+	grep -qx 'ReadWritePaths=-/run/undervoltctl' "$tmp/out/undervoltctl-mce-guard.service" &&
+	grep -qx 'DeviceAllow=/dev/kmsg r' "$tmp/out/undervoltctl.service" &&
+	grep -qx 'CapabilityBoundingSet=CAP_SYS_RAWIO CAP_SYSLOG' "$tmp/out/undervoltctl.service" &&
+	grep -qx 'CapabilityBoundingSet=CAP_SYS_RAWIO CAP_SYSLOG' "$tmp/out/undervoltctl-mce-guard.service"
 }
-UNITS="undervoltctl.service undervoltctl-tune-recover.service undervoltctl-tune-resume.service"
+UNITS="undervoltctl.service undervoltctl-tune-recover.service undervoltctl-tune-resume.service
+	undervoltctl-mce-guard.service"
 
 # No NEEDED entry in the dynamic section, as readelf shows it: a readelf
 # that is missing or fails is a failure, not an empty list of libraries.
@@ -164,7 +209,10 @@ man_options() {
 		'Fl -step' 'Fl -resolution' 'Fl -runs' 'Fl -duration' 'Fl -margin' \
 		'Fl -limit' 'Fl -max-crashes' 'Fl -resume-after-crash' 'Fl -engine' \
 		'Fl -resume' 'Fl -recover' 'Fl -report' 'Fl -all-cores' 'Fl -size' \
-		'undervoltctl-tune-recover.service'; do
+		'undervoltctl-tune-recover.service' 'Fl -boot' 'Cm boot-confirm' \
+		'Cm mce-guard' 'Cm trial-revert' 'undervoltctl-boot-confirm.service' \
+		'undervoltctl-mce-guard.service' 'undervolt=off' \
+		'module_blacklist=intel_undervolt' 'Fl -help' 'Fl -state-dir'; do
 		grep -qF -- "$o" undervoltctl.8 || { echo "missing: $o"; return 1; }
 	done
 }
@@ -177,8 +225,12 @@ check "#14.9 the unit is a oneshot, no silent skip without the driver, no resume
 check "systemd-analyze verify finds nothing wrong in the unit" unit_verify undervoltctl.service
 check "#13 systemd-analyze verify: the tune recovery unit" unit_verify undervoltctl-tune-recover.service
 check "#13 systemd-analyze verify: the tune resume unit" unit_verify undervoltctl-tune-resume.service
+check "#40.4 systemd-analyze verify: the boot assessment's unit" unit_verify undervoltctl-boot-confirm.service
+check "systemd-analyze verify: the machine-check guard's unit" unit_verify undervoltctl-mce-guard.service
+check "#40.4 the boot apply requires a clean recovery and starts the boot assessment" boot_units
+check "the machine-check guard has a unit of its own" mce_unit
 check "#13 tune recovery runs before the apply, the resume after, when asked" tune_units
-check "#36 the units are hardened and can still write the driver and tune's files" hardened
+check "#36 #40 the units are hardened and can still write the driver, tune's files, the state and a trial, and read the kernel log" hardened
 check "make static O=PATH builds a static binary" static
 check "undervoltctl.8 is clean mdoc with EXAMPLES" manlint undervoltctl.8
 check "undervolt.conf.5 is clean mdoc with EXAMPLES" manlint undervolt.conf.5

@@ -17,24 +17,33 @@ set -uo pipefail
 bin=$(realpath "$1")
 runs=${2:-20}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/undervoltctl-kill.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# A killed search leaves its trial's revert waiting: it ends with the tree.
+end_trials() {
+	local pid
+	for pid in $(awk '/^armed detached/ { print $3 }' "$tmp"/run*/run/undervoltctl/trial 2>/dev/null); do
+		kill "$pid" 2>/dev/null
+	done
+}
+trap 'end_trials; rm -rf "$tmp"' EXIT
 LIMIT=-200
 STEP=50
 MARGIN=10
 
+# The driver's v3 files; /proc, /dev, /run and the state directory of the
+# run beside them (the test build's UNDERVOLTCTL_*_ROOT hooks, exported by
+# tune()).
 make_tree() {
 	local root=$1/sys proc=$1/proc
 	local drv=$root/devices/system/cpu/intel_undervolt
-	mkdir -p "$drv/package_00" "$root/module/intel_undervolt/parameters" \
-		"$proc/sys/kernel"
+	mkdir -p "$drv/package_00" "$proc/sys/kernel" "$1/dev" "$1/run"
 	echo -250 > "$drv/min_offset_mv"
 	echo 0 > "$drv/max_offset_mv"
-	echo 0 > "$drv/confirm"
 	for pl in core cache; do
 		echo 0 > "$drv/package_00/${pl}_offset_mv"
+		echo 0 > "$drv/package_00/initial_${pl}_offset_mv"
 	done
-	echo 0 > "$root/module/intel_undervolt/parameters/trial_seconds"
-	printf 'processor\t: 0\ncpu family\t: 6\nmodel\t\t: 94\nmodel name\t: Fake Skylake\nmicrocode\t: 0xf0\n' \
+	: > "$1/dev/kmsg"
+	printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 94\nmodel name\t: Fake Skylake\nmicrocode\t: 0xf0\n' \
 		> "$proc/cpuinfo"
 	echo 0 > "$proc/sys/kernel/tainted"
 }
@@ -47,20 +56,23 @@ whole() {
 
 tune() {
 	local dir=$dir
-	UNDERVOLTCTL_PROC_ROOT=$dir/proc "$bin" --sysfs-root "$dir/sys" tune \
-		--state-dir "$dir/state" "$@"
+	UNDERVOLTCTL_PROC_ROOT=$dir/proc UNDERVOLTCTL_DEV_ROOT=$dir/dev \
+	UNDERVOLTCTL_RUN_ROOT=$dir/run UNDERVOLTCTL_STATE_DIR=$dir/state \
+		"$bin" --sysfs-root "$dir/sys" tune --state-dir "$dir/state" "$@"
 }
 
 # run_one I: one killed search in $tmp/runI; what failed goes to its
 # "failed" file, one word per property.
 run_one() {
-	local i=$1 dir=$tmp/run$1 delay pid printed report v under want got
+	local i=$1 dir=$tmp/run$1 delay pid printed report v under want got pl
 	make_tree "$dir"
-	mkdir -p "$dir/state"
+	mkdir -m 700 "$dir/state"
 	# A whole search takes about 6 s here; kill anywhere in it.
 	delay=$(awk -v s="$RANDOM" 'BEGIN { srand(s); printf "%.2f", 0.05 + rand() * 6 }')
 	# exec: $! must be undervoltctl itself, not a shell around it.
-	(UNDERVOLTCTL_PROC_ROOT=$dir/proc exec "$bin" --sysfs-root "$dir/sys" \
+	(UNDERVOLTCTL_PROC_ROOT=$dir/proc UNDERVOLTCTL_DEV_ROOT=$dir/dev \
+	 UNDERVOLTCTL_RUN_ROOT=$dir/run UNDERVOLTCTL_STATE_DIR=$dir/state \
+		exec "$bin" --sysfs-root "$dir/sys" \
 		tune --state-dir "$dir/state" --start 0 --step $STEP \
 		--limit $LIMIT --runs 1 --duration 1 --margin $MARGIN \
 		--engine builtin -o "$dir/undervolt.conf" > "$dir/out" 2>&1) &
@@ -92,8 +104,14 @@ run_one() {
 		echo partial >> "$dir/failed"
 	fi
 
-	# The machine "boots": recover, then resume (a new search if the kill
-	# came before the journal was first written).
+	# The machine "boots": the firmware's offsets are back (a kill between
+	# the truncation and the write of a fake offset file left it empty;
+	# sysfs has no such state), then recover, then resume (a new search if
+	# the kill came before the journal was first written).
+	for pl in core cache; do
+		cat "$dir/sys/devices/system/cpu/intel_undervolt/package_00/initial_${pl}_offset_mv" \
+			> "$dir/sys/devices/system/cpu/intel_undervolt/package_00/${pl}_offset_mv"
+	done
 	under=$(sed -n 's/^step core \(-\{0,1\}[0-9]*\)$/\1/p' "$dir/state/tune.journal" 2>/dev/null)
 	if [ -f "$dir/state/tune.journal" ]; then
 		tune --recover > "$dir/recover" 2>&1
