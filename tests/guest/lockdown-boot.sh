@@ -45,7 +45,7 @@ log=$(dmesg_since "TEST-MARK write")
 check_grep "the lockdown LSM names the reason" \
 	"Lockdown: writefile: CPU voltage offset control is restricted" "$log"
 check_grep "the driver names the reason" \
-	"package 00: core offset write refused \(lockdown\): voltage offsets are read-only in this kernel" "$log"
+	"package 00: core offset write refused \(lockdown\): voltage offsets are read-only while the kernel is locked down" "$log"
 
 # Signatures are checked, not ignored: the same module without its
 # signature (the last 28 bytes are the marker, the 12 before them the

@@ -71,11 +71,14 @@ check_eq "an empty write sends no mailbox command" "" "$(fw_log)"
 check_eq "the firmware's core word is still its fused word" 0x0004cd2c "$(fwctl word 0)"
 check_eq "refused writes do not taint" 0 $(( $(taint) & TAINT_CPU_OUT_OF_SPEC ))
 
-# The log does see commands: a valid write of 0 mV is read, written, read back.
+# The log does see commands: a valid write of -10 mV is read, written,
+# read back (a write of the 0 mV in force would only be read).
 fwctl clear-log
-check_eq "a valid write of 0 mV to gpu succeeds" OK "$(writefile $PKG/gpu_offset_mv 0)"
+check_eq "a valid write of -10 mV to gpu succeeds" OK "$(writefile $PKG/gpu_offset_mv -10)"
 check_eq "and its three commands reach the mailbox" \
-	"0x8000011000000000 0x8000011100048c16 0x8000011000000000" "$(echo $(fw_log))"
+	"0x8000011000000000 0x80000111$(offset_word -10 0x48c16 | cut -c3-) 0x8000011000000000" \
+	"$(echo $(fw_log))"
+writefile $PKG/gpu_offset_mv 0 >/dev/null
 
 # Read-only files (series v3: the initial offsets, the bounds and the
 # module parameters, fixed at load): kernfs refuses to open them for

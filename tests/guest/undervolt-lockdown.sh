@@ -42,7 +42,7 @@ log=$(dmesg_since 'TEST-MARK locked')
 check_grep "the lockdown LSM names the reason" \
 	"Lockdown: writefile: CPU voltage offset control is restricted" "$log"
 check_grep "the driver names the reason" \
-	"package 00: core offset write refused \(lockdown\): voltage offsets are read-only in this kernel" "$log"
+	"package 00: core offset write refused \(lockdown\): voltage offsets are read-only while the kernel is locked down" "$log"
 # Reads never ask the lockdown LSM, which logs a line each time: a
 # user's cat must not fill the log.
 kmsg_mark user-read
