@@ -164,6 +164,8 @@ void diag_read(const struct uv_sysfs *s, struct uv_diag *d, bool hints);
 const char *diag_block(const struct uv_diag *d, unsigned int pkg, bool logged);
 const char *diag_ignored(const struct uv_diag *d, unsigned int pkg,
 			 char *buf, size_t size);
+const char *diag_not_restored(const struct uv_diag *d, unsigned int pkg,
+			      char *buf, size_t size);
 const char *diag_advice(const char *reason);
 int diag_code(const char *reason);
 /* The message and exit code of a failed write; -1 for errnos it leaves. */
