@@ -20,14 +20,21 @@
  *	status.c	status, as a table or as JSON
  *	json.c		JSON strings and numbers for status and report
  *	monitor.c	monitor: RAPL power, coretemp, cpufreq, offsets
- *	import.c	import: intel-undervolt files, format detection
+ *	import.c	import: the verb, and the dispatcher: binary input
+ *			refused, the format told, core and cache checked,
+ *			undervolt.conf(5) written
+ *	import_intel_undervolt.c  import of intel-undervolt's files
  *	import_throttled.c  import of throttled's [UNDERVOLT*] sections
+ *	import_throttlestop.c  import of a ThrottleStop.ini's FIVR offsets
+ *	import_text.c	what the importers share: lines, millivolts, notes
  *	outfile.c	import -o, tune: a file replaced whole or not at all
  *	report.c	report: what a bug report or compatibility table needs
  *	config.c	the undervolt.conf(5) parser (fuzzed by fuzz_config.c)
  *	power.c		AC or battery, for [ac] and [battery]
  *	cpuinfo.c	fields of /proc/cpuinfo
- *	stress.c	the self-checking load (stress.h says how it checks)
+ *	stress.c	the self-checking load's run: workers, phases
+ *	stress_check.c	its problem and checks (stress.h says how they check)
+ *	stress_mult.c	its paths: plain C, AVX2, AVX-512, OpenBLAS
  *	stress_verb.c	stress: that load on its own
  *	tune.c		tune: its options, the plan, the lock
  *	tune_search.c	tune: the search and one value under the load
