@@ -2,8 +2,9 @@
 /*
  * tune.h: undervoltctl tune, the search for the lowest stable offset:
  * the verb (tune.c), the search (tune_search.c), what a run watches
- * (tune_watch.c), the result and --report (tune_report.c), the recovery at
- * boot (tune_recover.c) and the journal (tune_journal.c).
+ * (tune_watch.c), the configuration it writes (tune_result.c), --report
+ * (tune_report.c) and its drawing (tune_svg.c), the recovery at boot
+ * (tune_recover.c) and the journal (tune_journal.c).
  */
 #ifndef UNDERVOLTCTL_TUNE_H
 #define UNDERVOLTCTL_TUNE_H
@@ -12,6 +13,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "config.h"
 #include "klog.h"
@@ -106,6 +108,7 @@ struct tune_cmd {
 	struct tune_journal *j;		/* settings of a new search */
 	bool has_plane;
 	enum plane plane;
+	const char *svg;		/* --report --svg FILE, "-" stdout */
 };
 
 /* What a run watches besides its own results (tune_watch.c). */
@@ -139,12 +142,20 @@ int tune_restore(const struct uv_sysfs *s, const struct tune_journal *j);
 int tune_writes_allowed(const struct uv_sysfs *s, const struct tune_journal *j,
 			bool probe);
 
-/* tune_report.c */
+/* tune.c: Skylake to Comet Lake, as uv_this_cpu_couples() says. */
 bool tune_couples(const struct uv_sysfs *s);
+/* tune_journal.c: the journal saved, or the reason said: 0 or -errno. */
 int tune_save(const char *dir, const struct tune_journal *j);
+
+/* tune_result.c: the configuration written at the end; an exit code. */
 int tune_finish(const struct uv_sysfs *s, struct tune_journal *j,
 		const char *dir);
+
+/* tune_report.c: --report, and the drawing of --svg; an exit code. */
 int tune_report(const struct tune_cmd *c);
+
+/* tune_svg.c: the search of J drawn as SVG on F; 0, or -1 (F's error). */
+int tune_svg(const struct tune_journal *j, FILE *f);
 
 /* tune_recover.c */
 int tune_recover(const struct uv_sysfs *s, const struct tune_cmd *c);
