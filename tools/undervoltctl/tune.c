@@ -10,9 +10,10 @@
  * The result is the lowest value that passed plus --margin mV.
  *
  * This file holds the verb: its options, the plan, the lock; the search
- * is in tune_search.c, the configuration it writes in tune_result.c,
- * --report in tune_report.c (--svg in tune_svg.c), the recovery at boot
- * in tune_recover.c, the journal in tune_journal.c.
+ * is in tune_search.c, one value under the load in tune_step.c, the
+ * configuration it writes in tune_result.c, --report in tune_report.c
+ * (--svg in tune_svg.c), the recovery at boot in tune_recover.c, the
+ * journal in tune_journal.c.
  *
  * What keeps a crash from losing or breaking anything:
  * - the journal (tune_journal.c) names the value under test before the

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tune.h: undervoltctl tune, the search for the lowest stable offset:
- * the verb (tune.c), the search (tune_search.c), what a run watches
+ * the verb (tune.c), the search (tune_search.c), one value under the load
+ * (tune_step.c), what a run watches
  * (tune_watch.c), the configuration it writes (tune_result.c), --report
  * (tune_report.c) and its drawing (tune_svg.c), the recovery at boot
  * (tune_recover.c) and the journal (tune_journal.c).
@@ -127,6 +128,26 @@ void tune_watch_begin(struct tune_watch *w);
 /* stress_opts.should_stop: true stops the run. */
 bool tune_watch_check(void *ctx);
 
+/* The offsets one step sets on every package. */
+struct tune_setting {
+	size_t n;
+	enum plane plane[2];
+	int mv[2];
+};
+
+/* tune_step.c: "core -80 mV", "core -80 mV with cache -60 mV". */
+void tune_describe(const struct tune_setting *set, char *buf, size_t size);
+/* Runs the load at SET; the outcome, or -1 (WHY says why: stop). */
+int tune_test_value(const struct uv_sysfs *s, const struct tune_journal *j,
+		    const struct tune_cmd *c, struct tune_watch *w,
+		    const struct tune_setting *set, unsigned int *seconds,
+		    char *why, size_t size);
+/* Every plane of the search back to its value before it; -errno. */
+int tune_restore(const struct uv_sysfs *s, const struct tune_journal *j);
+/* Writes refused, as far as can be told: an exit code (said), or 0. */
+int tune_writes_allowed(const struct uv_sysfs *s, const struct tune_journal *j,
+			bool probe);
+
 /* tune_search.c */
 int tune_next_value(const struct tune_journal *j, enum plane plane, int *mv,
 		    bool *found);
@@ -136,11 +157,6 @@ bool tune_result_value(const struct tune_journal *j, size_t plane_index,
 		       int *mv);
 int tune_search(const struct uv_sysfs *s, struct tune_journal *j,
 		const struct tune_cmd *c);
-/* Every plane of the search back to its value before it; -errno. */
-int tune_restore(const struct uv_sysfs *s, const struct tune_journal *j);
-/* Writes refused, as far as can be told: an exit code (said), or 0. */
-int tune_writes_allowed(const struct uv_sysfs *s, const struct tune_journal *j,
-			bool probe);
 
 /* tune.c: Skylake to Comet Lake, as uv_this_cpu_couples() says. */
 bool tune_couples(const struct uv_sysfs *s);

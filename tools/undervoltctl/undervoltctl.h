@@ -37,9 +37,12 @@
  *	stress_mult.c	its paths: plain C, AVX2, AVX-512, OpenBLAS
  *	stress_verb.c	stress: that load on its own
  *	tune.c		tune: its options, the plan, the lock
- *	tune_search.c	tune: the search and one value under the load
+ *	tune_search.c	tune: the search: which value next, the loop
+ *	tune_step.c	tune: one value under the load, read back, put back
  *	tune_watch.c	tune: what a run watches besides its results
- *	tune_report.c	tune: the result it writes, and tune --report
+ *	tune_result.c	tune: the configuration it writes at the end
+ *	tune_report.c	tune --report
+ *	tune_svg.c	tune --report --svg: the search drawn
  *	tune_recover.c	tune --recover: a crashed step at boot
  *	tune_journal.c	tune's journal, which survives the crashes
  *
