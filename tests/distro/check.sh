@@ -24,7 +24,7 @@ set -euo pipefail
 
 # The checks this script prints when every boot runs to its end: its own
 # (the README, each boot's end) and guest.sh's.
-PLAN=67
+PLAN=69
 
 timeout_s=${LU_DISTRO_TIMEOUT:-2400}
 start=$(date +%s)
@@ -100,6 +100,11 @@ mkdir -p "$work/test/debs" "$work/test/bin"
 cp "${debs[@]}" "$work/test/debs/"
 cp "$LU_ROOT/build/guest/fwctl" "$work/test/bin/"
 cp "$LU_ROOT/tests/distro/guest.sh" "$LU_ROOT/tests/guest/lib.sh" "$image/kernel2" "$work/test/"
+# What autopkgtest reads of the source tree: debian/, and the script its
+# test runs.
+mkdir -p "$work/test/src/tools/undervoltctl/tests"
+cp -r "$LU_ROOT/debian" "$work/test/src/"
+cp "$LU_ROOT/tools/undervoltctl/tests/installed.sh" "$work/test/src/tools/undervoltctl/tests/"
 [ "${LU_DISTRO_KERNEL2:-1}" = 0 ] && touch "$work/test/skip-kernel2"
 truncate -s 64M "$work/test.img"
 mkfs.ext4 -q -L lu-test -d "$work/test" "$work/test.img"

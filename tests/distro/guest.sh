@@ -121,6 +121,14 @@ case $boot in
 	user "printf 'core = -50\\ncache = -50\\n' > /etc/undervolt.conf"
 	user 'undervoltctl apply --dry-run'
 	user 'systemctl enable undervoltctl.service'
+	# The packages' autopkgtest (debian/tests/control), run by autopkgtest
+	# itself on this machine (its null runner) against what apt installed.
+	cp -r "$T/src" /tmp/src
+	check "autopkgtest of the source tree passes against the installed packages" \
+		sh -c 'autopkgtest --no-built-binaries --output-dir /tmp/autopkgtest /tmp/src -- null > /tmp/autopkgtest.log 2>&1'
+	check_grep "... its test 'installed' passed" '^installed +PASS' \
+		"$(cat /tmp/autopkgtest/summary 2>/dev/null)"
+	[ -s /tmp/autopkgtest/summary ] || tail -n 30 /tmp/autopkgtest.log > $console
 	fwctl resets > "$STATE/resets"
 	no_splat
 	note "done (reboot)"
