@@ -62,7 +62,10 @@ skip() {
 # "read error: MESSAGE" with strerror()'s words.
 read_sysfs() {
 	local out
-	if out=$(cat "$1" 2>&1); then
+	# One read(2), as a program reads a sysfs file: busybox cat tries
+	# sendfile(2) first and reads again after its error, which would be
+	# a second show() of the attribute.
+	if out=$(dd if="$1" bs=4096 count=1 status=none 2>&1); then
 		printf '%s\n' "$out"
 		return 0
 	fi

@@ -5,6 +5,7 @@
 # before the driver's first command, never amid them (patch "x86/msr: Let
 # a driver own the OC mailbox"). Observed in the firmware model's command
 # log and words; the driver is only asked to load.
+# dkms: skip a stock kernel's msr driver has no owner for the mailbox (patch 4); the DKMS build on it is tests/dkms/stock.sh
 . /test/lib.sh
 
 UV=/sys/devices/system/cpu/intel_undervolt

@@ -70,7 +70,8 @@ undervoltctl apply --boot $CONF > /dev/null 2>&1
 check_eq "the udev rule's apply later in this boot applies nothing either" 4 "$?"
 undervoltctl stress --duration 10 --engine builtin > /tmp/stress 2>&1
 check_eq "under the same load the machine stays up with stock offsets" "0 1" "$? $(fwctl crashes)"
-check "boot-confirm is running for this boot" kill -0 $confirm
+check "boot-confirm is running for this boot" kill -0 $confirm ||
+	sed 's/^/# boot-confirm: /' /tmp/confirm.out
 kill $confirm
 wait $confirm
 check_eq "boot-confirm ends on SIGTERM with 0" 0 "$?"

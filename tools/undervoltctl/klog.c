@@ -93,13 +93,20 @@ static void feed_package(struct klog_driver *d, const char *t,
 		p.event = KLOG_IGNORED;
 		p.a = a;
 		p.b = b;
+	} else if (sscanf(t, "firmware answered the %15s offset write (%ld mV) "
+			  "with data word 0x%*x (%ld mV)%n", plane, &a, &b,
+			  &n) == 3 && n) {
+		/* Another word than the one written: the old one went back. */
+		p.event = KLOG_IGNORED;
+		p.a = a;
+		p.b = b;
 	} else if (sscanf(t, "%15s offset %ld mV -> %ld mV by %n", plane, &a,
 			  &b, &n) == 3 && n) {
 		p.event = KLOG_CHANGED;
 		p.a = a;
 		p.b = b;
-	} else if (sscanf(t, "command 0x%*x on plane %15s unknown completion "
-			  "code 0x%lx%n", plane, &a, &n) == 2 && n) {
+	} else if (sscanf(t, "command 0x%*x on plane %15s completion code "
+			  "0x%lx%n", plane, &a, &n) == 2 && n) {
 		/* "plane 3:" comes with its colon; the number is enough. */
 		plane[strcspn(plane, ":")] = '\0';
 		p.event = KLOG_FAILED;

@@ -35,7 +35,7 @@ enum klog_event {
 	KLOG_CHANGED,		/* "PLANE offset A mV -> B mV by COMM[PID]" */
 	KLOG_REFUSED,		/* "PLANE offset write refused (REASON): ..." */
 	KLOG_IGNORED,		/* "firmware ignored the PLANE offset write" */
-	KLOG_FAILED,		/* "unknown completion code 0xXX" */
+	KLOG_FAILED,		/* "completion code 0xXX" (EIO) */
 };
 
 /* The last of the driver's lines about one package since it bound. */

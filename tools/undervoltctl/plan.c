@@ -315,6 +315,8 @@ static int explain(const struct uv_sysfs *s, const struct plan *p,
 		{ EOPNOTSUPP, "the firmware takes no offset on that plane; "
 			      "leave it out" },
 		{ ETIMEDOUT, "the firmware stayed busy; try again" },
+		{ ESHUTDOWN, "the system is going down; the driver has put "
+			     "the initial offsets back" },
 		{ ENOENT, "the file went away; was the driver unloaded?" },
 		{ ENODEV, "every CPU of the package is offline; bring one "
 			  "online and try again" },

@@ -73,7 +73,10 @@ static void driver_lines(void)
 	feed(&d, "4,5,14,-;intel_undervolt: package 00: firmware ignored the gpu offset write (-30 mV, reads 0 mV): undervolting is likely disabled");
 	check(d.pkg[0].event == KLOG_IGNORED && d.pkg[0].a == -30 && d.pkg[0].b == 0 &&
 	      !strcmp(d.pkg[0].plane, "gpu"), "a write the firmware ignored");
-	feed(&d, "4,6,15,-;intel_undervolt: package 00: command 0x11 on plane 3: unknown completion code 0x06");
+	feed(&d, "4,5,14,-;intel_undervolt: package 00: firmware answered the uncore offset write (-300 mV) with data word 0xf0043312 (-250 mV), putting 0x00043312 back");
+	check(d.pkg[0].event == KLOG_IGNORED && d.pkg[0].a == -300 && d.pkg[0].b == -250 &&
+	      !strcmp(d.pkg[0].plane, "uncore"), "a write the firmware answered with another word");
+	feed(&d, "4,6,15,-;intel_undervolt: package 00: command 0x11 on plane 3: completion code 0x06");
 	check(d.pkg[0].event == KLOG_FAILED && d.pkg[0].a == 6 &&
 	      !strcmp(d.pkg[0].plane, "3"), "an unknown completion code");
 	feed(&d, "6,7,16,-;intel_undervolt: package 00: core offset write refused (lockdown): boot without kernel lockdown");
