@@ -85,7 +85,10 @@ expect_code() {
 # that blames the data (3, 4: above a limit; 0x10: invalid parameter) is
 # the firmware's fault, not the writer's: EIO, like every other code, and
 # the code is logged as it came. EINVAL and ERANGE only mean bad input.
+kmsg_mark code2
 expect_code 2 EOPNOTSUPP
+check_grep "code 2's refusal is logged with its reason" \
+	"package 00: gpu offset write refused \(unsupported\)" "$(dmesg_since 'TEST-MARK code2')"
 kmsg_mark code3
 expect_code 3 EIO
 check_grep "code 3 is logged raw" \

@@ -11,7 +11,7 @@ check "the driver binds" test -d $PKG
 check_eq "a write works" OK "$(writefile $PKG/gpu_offset_mv -30)"
 check_eq "the model holds gpu -30" "$(offset_word -30 0x48c16)" "$(fwctl word 1)"
 check_eq "sysfs reads the model's -30" -30 "$(cat $PKG/gpu_offset_mv)"
-# Not a check, a figure for the README ("Reads and the CPU"): how long a
+# Not a check, a figure for docs/measurements.md ("The driver"): how long a
 # write takes on this firmware (3 commands of about 500 us each).
 start=$(cut -d' ' -f1 /proc/uptime)
 uvwrite $PKG/gpu_offset_mv 20 3 -60 -10 > /dev/null

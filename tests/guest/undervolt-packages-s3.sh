@@ -2,8 +2,8 @@
 # qemu-run: --smp 2,sockets=2,cores=1,threads=1
 # After a real S3, where both sockets' mailboxes forget, each package gets
 # its own offsets back (series v3: by the time "echo mem" returns). One CPU per socket: a 4-vCPU guest on a 2-core
-# host once did not come back from S3 in CI (README, "Guests on a loaded
-# host"), and nothing here needs a second core per socket.
+# host once did not come back from S3 in CI (docs/testing.md, "Guests on a
+# loaded host"), and nothing here needs a second core per socket.
 . /test/lib.sh
 
 UV=/sys/devices/system/cpu/intel_undervolt

@@ -111,6 +111,20 @@ check_eq "the latest core value is restored" \
 	"$(offset_word -50 0x4cd2c) $(offset_word -40 0x48c16) $(offset_word -50 0x4cd28) $(offset_word -30 0x43312) 0x00040001" \
 	"$(fw_words)"
 
+# A restore write the firmware refuses (code 1, locked, on core's write
+# only): the others are restored, core reads what the firmware holds, and
+# the log says why core's undervolt is gone.
+fwctl forget
+fwctl inject-write 1 0
+kmsg_mark refused
+check "suspend with pm_test=core, core's restore write answered code 1" pm_suspend core mem deep
+check_eq "the injection was used" none "$(fwctl injection)"
+check_grep "the failed restore is logged with its errno" \
+	"package 00: resume: core offset not restored to -50 mV: -(EACCES|13)" \
+	"$(dmesg_since 'TEST-MARK refused')"
+check_eq "core reads the firmware's 0, gpu its restored -40" "0 -40" \
+	"$(read_sysfs $PKG/core_offset_mv) $(read_sysfs $PKG/gpu_offset_mv)"
+
 # Hibernation, pm_test=core: the image is made but not written (no swap
 # needed) and the system resumes at once; the PM notifier restores.
 if grep -qw disk /sys/power/state; then

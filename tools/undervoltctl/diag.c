@@ -38,8 +38,8 @@ static const struct {
 	{ "sgx", UV_EXIT_POLICY, "SGX is enabled; disable SGX (Software Guard "
 	  "Extensions) in the firmware setup to allow offsets: undervolting "
 	  "can break SGX enclaves (Plundervolt, CVE-2019-11157)" },
-	{ "kdump", UV_EXIT_POLICY, "this is a kdump kernel: the driver keeps "
-	  "the offsets at 0 mV and takes no writes; offsets can be set again "
+	{ "kdump", UV_EXIT_POLICY, "this is a kdump kernel: the driver raised "
+	  "any undervolt to 0 mV and takes no writes; offsets can be set again "
 	  "after the next normal boot" },
 	{ "oc_lock", UV_EXIT_FIRMWARE, "the firmware set the overclocking lock; "
 	  "clear it in the firmware setup if it offers the option (look for "
@@ -188,7 +188,10 @@ const char *diag_block(const struct uv_diag *d, unsigned int pkg, bool logged)
 	if (!logged || pkg >= KLOG_MAX_PACKAGES)
 		return NULL;
 	p = &d->klog.pkg[pkg];
-	return p->event == KLOG_REFUSED ? p->reason : NULL;
+	/* "unsupported" is one plane's answer, not the package's state. */
+	if (p->event != KLOG_REFUSED || strcmp(p->reason, "unsupported") == 0)
+		return NULL;
+	return p->reason;
 }
 
 /* The firmware kept its old offset at the last write: a note, or NULL. */
@@ -207,6 +210,28 @@ const char *diag_ignored(const struct uv_diag *d, unsigned int pkg,
 		 "undervolting is likely disabled by the firmware or its "
 		 "microcode (look for an undervolt protection or overclocking "
 		 "option in the firmware setup)", p->plane, p->a, p->b);
+	return buf;
+}
+
+/*
+ * The driver's last restore of a plane of PKG (after resume, when the
+ * package came back online) failed: the offset set before is gone. A
+ * note, or NULL.
+ */
+const char *diag_not_restored(const struct uv_diag *d, unsigned int pkg,
+			      char *buf, size_t size)
+{
+	const struct klog_package *p;
+
+	if (pkg >= KLOG_MAX_PACKAGES)
+		return NULL;
+	p = &d->klog.pkg[pkg];
+	if (p->event != KLOG_NOT_RESTORED)
+		return NULL;
+	snprintf(buf, size, "the driver could not write %s back to %ld mV "
+		 "(%s, %s), so the firmware holds the offset shown below; "
+		 "set it again, and if that fails too, its error says why",
+		 p->plane, p->a, p->reason, p->err);
 	return buf;
 }
 

@@ -73,7 +73,7 @@ static void feed_package(struct klog_driver *d, const char *t,
 			 unsigned long long seq)
 {
 	struct klog_package p = { .seq = seq };
-	char plane[16], reason[16];
+	char plane[16], reason[16], err[16];
 	unsigned int id;
 	long a, b;
 	int n = 0;
@@ -105,6 +105,14 @@ static void feed_package(struct klog_driver *d, const char *t,
 		p.event = KLOG_CHANGED;
 		p.a = a;
 		p.b = b;
+	} else if (sscanf(t, "%15[^:]: %15s offset not restored to %ld mV: "
+			  "%15s%n", reason, plane, &a, err, &n) == 4 && n) {
+		/* A restore the driver could not write: the undervolt is gone. */
+		p.event = KLOG_NOT_RESTORED;
+		p.a = a;
+		if (copy_word(p.reason, sizeof(p.reason), reason) ||
+		    copy_word(p.err, sizeof(p.err), err))
+			return;
 	} else if (sscanf(t, "command 0x%*x on plane %15s completion code "
 			  "0x%lx%n", plane, &a, &n) == 2 && n) {
 		/* "plane 3:" comes with its colon; the number is enough. */

@@ -36,14 +36,19 @@ enum klog_event {
 	KLOG_REFUSED,		/* "PLANE offset write refused (REASON): ..." */
 	KLOG_IGNORED,		/* "firmware ignored the PLANE offset write" */
 	KLOG_FAILED,		/* "completion code 0xXX" (EIO) */
+	KLOG_NOT_RESTORED,	/* "WHY: PLANE offset not restored to A mV: ERR" */
 };
 
 /* The last of the driver's lines about one package since it bound. */
 struct klog_package {
 	enum klog_event event;
 	char plane[12];
-	char reason[16];	/* KLOG_REFUSED: lockdown, sgx, kdump, oc_lock, uvp */
-	long a, b;		/* CHANGED: A -> B mV; IGNORED: wrote A, reads B */
+	/* KLOG_REFUSED: lockdown, sgx, kdump, oc_lock, uvp, unsupported;
+	 * KLOG_NOT_RESTORED: the restore (resume, online, unload, ...) */
+	char reason[16];
+	char err[16];		/* KLOG_NOT_RESTORED: the errno, as logged */
+	/* CHANGED: A -> B mV; IGNORED: wrote A, reads B; NOT_RESTORED: to A */
+	long a, b;
 	unsigned long long seq;
 };
 

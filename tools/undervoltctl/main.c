@@ -65,7 +65,8 @@ static const struct {
 	  "                         [--max-crashes N] [--resume-after-crash] [-o FILE]\n"
 	  "                         [--engine auto|builtin|openblas] [--dry-run]\n"
 	  "                         [--state-dir DIR]\n"
-	  "       undervoltctl tune --resume | --recover | --report | --help\n" },
+	  "       undervoltctl tune --resume | --recover | --help\n"
+	  "       undervoltctl tune --report [--svg FILE]\n" },
 	{ "stress",
 	  "stress [--duration SECONDS] [--all-cores] [--size N]\n"
 	  "                           [--engine auto|builtin|openblas]\n" },

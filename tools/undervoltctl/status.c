@@ -26,7 +26,9 @@ struct value {
 struct pkg_status {
 	unsigned int id;
 	const char *block;	/* why writes are refused, or NULL */
-	const char *ignored;	/* the firmware kept its offset, or NULL */
+	/* the firmware kept its offset, or a restore failed; or NULL */
+	const char *ignored;
+	const char *ignored_reason;	/* for JSON: firmware_ignored, restore_failed */
 	char ignored_buf[512];
 	bool present[PLANE_COUNT];
 	struct value offset[PLANE_COUNT];
@@ -57,8 +59,14 @@ static void read_package(const struct uv_sysfs *s, struct status *st,
 	enum plane pl;
 
 	p->block = diag_block(&st->diag, p->id, true);
+	p->ignored_reason = "firmware_ignored";
 	p->ignored = diag_ignored(&st->diag, p->id, p->ignored_buf,
 				  sizeof(p->ignored_buf));
+	if (!p->ignored) {
+		p->ignored_reason = "restore_failed";
+		p->ignored = diag_not_restored(&st->diag, p->id, p->ignored_buf,
+					       sizeof(p->ignored_buf));
+	}
 	for (pl = 0; pl < PLANE_COUNT; pl++) {
 		p->present[pl] = sysfs_has_plane(s, p->id, pl);
 		if (!p->present[pl])
@@ -136,7 +144,7 @@ static void json_package(const struct pkg_status *p)
 
 	printf("{\"id\": %u, \"writable\": %s, \"write_block_reason\": ", p->id,
 	       p->block ? "false" : "true");
-	json_string(p->block ? p->block : p->ignored ? "firmware_ignored" :
+	json_string(p->block ? p->block : p->ignored ? p->ignored_reason :
 		    "none");
 	printf(", \"write_block_advice\": ");
 	json_string(p->block ? diag_advice(p->block) : p->ignored);
@@ -205,8 +213,9 @@ static void print_json(const struct uv_sysfs *s, const struct status *st)
 
 /*
  * The exit code of status: 0 when every package shown takes offsets, 5
- * when the firmware locked them or ignored the last write (nothing on
- * this machine can change that but its setup), 4 when the kernel refuses
+ * when the firmware locked them, ignored the last write or failed the
+ * driver's last restore (nothing on this machine can change that but its
+ * setup), 4 when the kernel refuses
  * them (lockdown, SGX, kdump), so that scripts and the compatibility
  * table can tell. set and apply exit with the same codes.
  */

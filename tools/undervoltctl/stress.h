@@ -26,8 +26,10 @@
  * however large the matrices are: the rows of a panel are checked as soon
  * as it is computed, the columns once every panel of the product is.
  *
- * This unit uses no global state; everything lives in the caller's
- * struct stress_run, struct stress_gemm and struct stress_mult.
+ * stress_check.c holds the problem and these checks, stress_mult.c the
+ * paths that compute, stress.c the run. None of them uses global state;
+ * everything lives in the caller's struct stress_run, struct stress_gemm
+ * and struct stress_mult.
  */
 #ifndef UNDERVOLTCTL_STRESS_H
 #define UNDERVOLTCTL_STRESS_H
@@ -118,9 +120,14 @@ struct stress_mult;
 struct stress_mult *stress_mult_new(enum stress_path path,
 				    const struct stress_gemm *g, char *msg,
 				    size_t size);
+/* The best builtin path this CPU has (its name says which), or NULL. */
+struct stress_mult *stress_mult_builtin(const struct stress_gemm *g,
+					char *msg, size_t size);
 void stress_mult_free(struct stress_mult *m);
 /* "builtin (avx512)", "openblas (core SkylakeX)"... */
 const char *stress_mult_name(const struct stress_mult *m);
+/* The path it computes on. */
+enum stress_path stress_mult_path(const struct stress_mult *m);
 /* The row length (>= n) that a buffer for C must have. */
 size_t stress_mult_ldc(const struct stress_mult *m);
 /*

@@ -10,8 +10,10 @@
  * The result is the lowest value that passed plus --margin mV.
  *
  * This file holds the verb: its options, the plan, the lock; the search
- * is in tune_search.c, the result and --report in tune_report.c, the
- * recovery at boot in tune_recover.c, the journal in tune_journal.c.
+ * is in tune_search.c, one value under the load in tune_step.c, the
+ * configuration it writes in tune_result.c, --report in tune_report.c
+ * (--svg in tune_svg.c), the recovery at boot in tune_recover.c, the
+ * journal in tune_journal.c.
  *
  * What keeps a crash from losing or breaking anything:
  * - the journal (tune_journal.c) names the value under test before the
@@ -89,7 +91,8 @@ static void usage(void)
 "                         [--limit MV] [--max-crashes N] [--resume-after-crash]\n"
 "                         [-o FILE] [--state-dir DIR]\n"
 "                         [--engine auto|builtin|openblas] [--dry-run]\n"
-"       undervoltctl tune --resume | --recover | --report | --help\n"
+"       undervoltctl tune --resume | --recover | --help\n"
+"       undervoltctl tune --report [--svg FILE]\n"
 "Finds the lowest offset this CPU runs stable at, under a verified load;\n"
 "writes it with the evidence to FILE (/etc/undervolt.conf). Defaults:\n"
 "--start 0 --step 25 --resolution 5 --runs 3 --duration 300 --margin 10\n"
@@ -116,6 +119,7 @@ static int parse_args(int argc, char **argv, struct tune_cmd *c)
 		{ "resume", no_argument, NULL, 'R' },
 		{ "recover", no_argument, NULL, 'B' },
 		{ "report", no_argument, NULL, 'P' },
+		{ "svg", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -194,6 +198,9 @@ static int parse_args(int argc, char **argv, struct tune_cmd *c)
 		case 'P':
 			c->mode = MODE_REPORT;
 			break;
+		case 'G':
+			c->svg = optarg;
+			break;
 		default:
 			uv_warn("tune: '%s': unknown option or missing value; "
 				"see undervoltctl(8)", argv[optind - 1]);
@@ -211,12 +218,26 @@ static int parse_args(int argc, char **argv, struct tune_cmd *c)
 		c->has_plane = true;
 		c->plane = (enum plane)p;
 	}
+	if (c->svg && c->mode != MODE_REPORT) {
+		uv_warn("tune: --svg draws the search on record: give it with "
+			"--report (undervoltctl tune --report --svg FILE)");
+		return -1;
+	}
 	if (j->start < j->limit) {
 		uv_warn("tune: --start %d is below --limit %d", j->start,
 			j->limit);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Skylake to Comet Lake: core and cache share one voltage. A CPU the list
+ * does not know counts as two planes, as Haswell and Broadwell.
+ */
+bool tune_couples(const struct uv_sysfs *s)
+{
+	return uv_this_cpu_couples(s) == 1;
 }
 
 /* The planes to search: the one asked for, or core (and cache). */

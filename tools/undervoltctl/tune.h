@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tune.h: undervoltctl tune, the search for the lowest stable offset:
- * the verb (tune.c), the search (tune_search.c), what a run watches
- * (tune_watch.c), the result and --report (tune_report.c), the recovery at
- * boot (tune_recover.c) and the journal (tune_journal.c).
+ * the verb (tune.c), the search (tune_search.c), one value under the load
+ * (tune_step.c), what a run watches
+ * (tune_watch.c), the configuration it writes (tune_result.c), --report
+ * (tune_report.c) and its drawing (tune_svg.c), the recovery at boot
+ * (tune_recover.c) and the journal (tune_journal.c).
  */
 #ifndef UNDERVOLTCTL_TUNE_H
 #define UNDERVOLTCTL_TUNE_H
@@ -12,6 +14,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "config.h"
 #include "klog.h"
@@ -106,6 +109,7 @@ struct tune_cmd {
 	struct tune_journal *j;		/* settings of a new search */
 	bool has_plane;
 	enum plane plane;
+	const char *svg;		/* --report --svg FILE, "-" stdout */
 };
 
 /* What a run watches besides its own results (tune_watch.c). */
@@ -124,6 +128,26 @@ void tune_watch_begin(struct tune_watch *w);
 /* stress_opts.should_stop: true stops the run. */
 bool tune_watch_check(void *ctx);
 
+/* The offsets one step sets on every package. */
+struct tune_setting {
+	size_t n;
+	enum plane plane[2];
+	int mv[2];
+};
+
+/* tune_step.c: "core -80 mV", "core -80 mV with cache -60 mV". */
+void tune_describe(const struct tune_setting *set, char *buf, size_t size);
+/* Runs the load at SET; the outcome, or -1 (WHY says why: stop). */
+int tune_test_value(const struct uv_sysfs *s, const struct tune_journal *j,
+		    const struct tune_cmd *c, struct tune_watch *w,
+		    const struct tune_setting *set, unsigned int *seconds,
+		    char *why, size_t size);
+/* Every plane of the search back to its value before it; -errno. */
+int tune_restore(const struct uv_sysfs *s, const struct tune_journal *j);
+/* Writes refused, as far as can be told: an exit code (said), or 0. */
+int tune_writes_allowed(const struct uv_sysfs *s, const struct tune_journal *j,
+			bool probe);
+
 /* tune_search.c */
 int tune_next_value(const struct tune_journal *j, enum plane plane, int *mv,
 		    bool *found);
@@ -133,18 +157,21 @@ bool tune_result_value(const struct tune_journal *j, size_t plane_index,
 		       int *mv);
 int tune_search(const struct uv_sysfs *s, struct tune_journal *j,
 		const struct tune_cmd *c);
-/* Every plane of the search back to its value before it; -errno. */
-int tune_restore(const struct uv_sysfs *s, const struct tune_journal *j);
-/* Writes refused, as far as can be told: an exit code (said), or 0. */
-int tune_writes_allowed(const struct uv_sysfs *s, const struct tune_journal *j,
-			bool probe);
 
-/* tune_report.c */
+/* tune.c: Skylake to Comet Lake, as uv_this_cpu_couples() says. */
 bool tune_couples(const struct uv_sysfs *s);
+/* tune_journal.c: the journal saved, or the reason said: 0 or -errno. */
 int tune_save(const char *dir, const struct tune_journal *j);
+
+/* tune_result.c: the configuration written at the end; an exit code. */
 int tune_finish(const struct uv_sysfs *s, struct tune_journal *j,
 		const char *dir);
+
+/* tune_report.c: --report, and the drawing of --svg; an exit code. */
 int tune_report(const struct tune_cmd *c);
+
+/* tune_svg.c: the search of J drawn as SVG on F; 0, or -1 (F's error). */
+int tune_svg(const struct tune_journal *j, FILE *f);
 
 /* tune_recover.c */
 int tune_recover(const struct uv_sysfs *s, const struct tune_cmd *c);

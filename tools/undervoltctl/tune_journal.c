@@ -376,3 +376,14 @@ int tune_journal_check_driver(const struct uv_sysfs *s,
 	}
 	return 0;
 }
+
+/* Save the journal, or say why not: the search cannot go on without it. */
+int tune_save(const char *dir, const struct tune_journal *j)
+{
+	int r = tune_journal_save(dir, j);
+
+	if (r)
+		uv_warn("tune: cannot write the journal in %s: %s; stopped, "
+			"nothing is applied", dir, strerror(-r));
+	return r;
+}

@@ -20,19 +20,29 @@
  *	status.c	status, as a table or as JSON
  *	json.c		JSON strings and numbers for status and report
  *	monitor.c	monitor: RAPL power, coretemp, cpufreq, offsets
- *	import.c	import: intel-undervolt files, format detection
+ *	import.c	import: the verb, and the dispatcher: binary input
+ *			refused, the format told, core and cache checked,
+ *			undervolt.conf(5) written
+ *	import_intel_undervolt.c  import of intel-undervolt's files
  *	import_throttled.c  import of throttled's [UNDERVOLT*] sections
+ *	import_throttlestop.c  import of a ThrottleStop.ini's FIVR offsets
+ *	import_text.c	what the importers share: lines, millivolts, notes
  *	outfile.c	import -o, tune: a file replaced whole or not at all
  *	report.c	report: what a bug report or compatibility table needs
  *	config.c	the undervolt.conf(5) parser (fuzzed by fuzz_config.c)
  *	power.c		AC or battery, for [ac] and [battery]
  *	cpuinfo.c	fields of /proc/cpuinfo
- *	stress.c	the self-checking load (stress.h says how it checks)
+ *	stress.c	the self-checking load's run: workers, phases
+ *	stress_check.c	its problem and checks (stress.h says how they check)
+ *	stress_mult.c	its paths: plain C, AVX2, AVX-512, OpenBLAS
  *	stress_verb.c	stress: that load on its own
  *	tune.c		tune: its options, the plan, the lock
- *	tune_search.c	tune: the search and one value under the load
+ *	tune_search.c	tune: the search: which value next, the loop
+ *	tune_step.c	tune: one value under the load, read back, put back
  *	tune_watch.c	tune: what a run watches besides its results
- *	tune_report.c	tune: the result it writes, and tune --report
+ *	tune_result.c	tune: the configuration it writes at the end
+ *	tune_report.c	tune --report
+ *	tune_svg.c	tune --report --svg: the search drawn
  *	tune_recover.c	tune --recover: a crashed step at boot
  *	tune_journal.c	tune's journal, which survives the crashes
  *
@@ -165,6 +175,8 @@ void diag_read(const struct uv_sysfs *s, struct uv_diag *d, bool hints);
 const char *diag_block(const struct uv_diag *d, unsigned int pkg, bool logged);
 const char *diag_ignored(const struct uv_diag *d, unsigned int pkg,
 			 char *buf, size_t size);
+const char *diag_not_restored(const struct uv_diag *d, unsigned int pkg,
+			      char *buf, size_t size);
 const char *diag_advice(const char *reason);
 int diag_code(const char *reason);
 /* The message and exit code of a failed write; -1 for errnos it leaves. */

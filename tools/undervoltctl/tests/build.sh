@@ -21,8 +21,8 @@ check() {
 	fi
 }
 
-# Exactly these files, the list of the README: the Debian package is made
-# from this install.
+# Exactly these files, the list of docs/architecture.md ("What `make install`
+# installs"): the Debian package is made from this install.
 INSTALLED="/usr/lib/systemd/system/undervoltctl-boot-confirm.service
 /usr/lib/systemd/system/undervoltctl-mce-guard.service
 /usr/lib/systemd/system/undervoltctl-tune-recover.service
@@ -217,7 +217,7 @@ man_options() {
 	done
 }
 
-check "make install honours DESTDIR and PREFIX, installs exactly the README's list" installed
+check "make install honours DESTDIR and PREFIX, installs exactly the list of docs/architecture.md" installed
 check "#14.3 make install PREFIX=/usr after a plain make: the unit runs /usr/sbin" prefix_after_make
 check "#14.9 the udev rule restarts the unit when intel_undervolt binds" udev_rule
 check "#14.12 the udev rule restarts the unit when the power source changes" udev_rule_power

@@ -79,6 +79,13 @@ static void driver_lines(void)
 	feed(&d, "4,6,15,-;intel_undervolt: package 00: command 0x11 on plane 3: completion code 0x06");
 	check(d.pkg[0].event == KLOG_FAILED && d.pkg[0].a == 6 &&
 	      !strcmp(d.pkg[0].plane, "3"), "an unknown completion code");
+	feed(&d, "4,7,16,-;intel_undervolt: package 00: resume: core offset not restored to -50 mV: -EACCES");
+	check(d.pkg[0].event == KLOG_NOT_RESTORED && d.pkg[0].a == -50 &&
+	      !strcmp(d.pkg[0].reason, "resume") && !strcmp(d.pkg[0].err, "-EACCES") &&
+	      !strcmp(d.pkg[0].plane, "core"), "a restore the driver could not write");
+	feed(&d, "6,7,16,-;intel_undervolt: package 01: gpu offset write refused (unsupported): the firmware does not take this command on this plane");
+	check(d.pkg[1].event == KLOG_REFUSED && !strcmp(d.pkg[1].reason, "unsupported"),
+	      "a plane the firmware does not take offsets on");
 	feed(&d, "6,7,16,-;intel_undervolt: package 00: core offset write refused (lockdown): boot without kernel lockdown");
 	feed(&d, "6,8,17,-;some_other_driver: package 00: core offset write refused (sgx): x");
 	check(!strcmp(d.pkg[0].reason, "lockdown"), "another driver's line changes nothing");

@@ -409,6 +409,20 @@ expect "status says the firmware ignored the last write, exit 5" 5 \
 uvc status --json
 check_eq "JSON: a package whose last write was ignored is writable" "True firmware_ignored" \
 	"$(json 'd["packages"][1]["writable"], d["packages"][1]["write_block_reason"]' | tr -d "(),'")"
+# A restore after resume the firmware refused: status says the undervolt
+# is gone and why, exit 5.
+kmsg 'package 01: resume: core offset not restored to -30 mV: -EACCES'
+uvc status
+expect "status says the driver could not restore core, exit 5" 5 \
+	'^package 1: writable, but the driver could not write core back to -30 mV \(resume, -EACCES\)'
+uvc status --json
+check_eq "JSON: a package whose restore failed is writable" "True restore_failed" \
+	"$(json 'd["packages"][1]["writable"], d["packages"][1]["write_block_reason"]' | tr -d "(),'")"
+# A plane whose write the firmware does not take: the package stays
+# writable.
+kmsg 'package 01: gpu offset write refused (unsupported): the firmware does not take this command on this plane'
+uvc status
+expect "a plane refused as unsupported leaves its package writable, exit 0" 0 '^package 1: writable$'
 kmsg
 # Hints from MSRs, only read, only when /dev/cpu/0/msr is readable.
 mkdir -p "$tmp/dev/cpu/0"

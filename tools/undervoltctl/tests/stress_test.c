@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stress_test: unit tests of the load (stress.c): each path's products and
+ * stress_test: unit tests of the load (stress*.c): each path's products and
  * the verifiers, with injected faults. The expected products are computed
  * here, by a plain triple loop in 64-bit integers, and the chains by
  * stepping one by one, not by the code under test. Faults go through the
@@ -28,7 +28,7 @@ static void check(int ok, const char *what)
 		failed = 1;
 }
 
-/* C = A B in integers, independently of stress.c's paths; ldc N. */
+/* C = A B in integers, independently of stress_mult.c's paths; ldc N. */
 static int64_t *multiply_exact(const struct stress_gemm *g)
 {
 	unsigned int n = g->n, i, j, k;
