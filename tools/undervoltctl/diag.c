@@ -43,7 +43,7 @@ static const struct {
 	  "after the next normal boot" },
 	{ "oc_lock", UV_EXIT_FIRMWARE, "the firmware set the overclocking lock; "
 	  "clear it in the firmware setup if it offers the option (look for "
-	  "\"Overclocking Lock\" or \"Undervolt Protection\"); many firmware "
+	  "\"Overclocking Lock\", not \"CFG Lock\"); many firmware "
 	  "updates since Plundervolt set it with no option, and then offsets "
 	  "cannot be changed on this machine" },
 	{ "uvp", UV_EXIT_FIRMWARE, "Undervolt Protection (12th generation "

@@ -854,7 +854,7 @@ make_tree
 kmsg 'package 00: core offset write refused (oc_lock): the firmware locked overclocking (completion code 1); unlock it in the firmware setup to change voltage offsets'
 uvc status
 expect "#14.10 status: the firmware's overclocking lock exits 5" 5 \
-	'^package 0: not writable \(oc_lock\): .*"Overclocking Lock" or "Undervolt Protection"'
+	'^package 0: not writable \(oc_lock\): .*"Overclocking Lock", not "CFG Lock"'
 kmsg
 sed -i 's/avx2$/avx2 sgx/' "$tmp/proc/cpuinfo"
 uvc status --json
