@@ -24,7 +24,7 @@ set -euo pipefail
 
 # The checks this script prints when every boot runs to its end: its own
 # (the README, each boot's end) and guest.sh's.
-PLAN=66
+PLAN=67
 
 timeout_s=${LU_DISTRO_TIMEOUT:-2400}
 start=$(date +%s)

@@ -223,7 +223,12 @@ case $boot in
 		"$(journalctl -b -u undervoltctl.service --no-pager)"
 	check_eq "undervoltctl.service failed, with exit status 5 (the firmware's lock)" "failed 5" \
 		"$(systemctl show -P ActiveState undervoltctl.service) $(systemctl show -P ExecMainStatus undervoltctl.service)"
-	check_eq "no offset reached the model" "0 0" "$(fw_core_cache)"
+	# The unit's write did reach the firmware, which refused it: a core
+	# write command (0x11, domain 0) is in the model's log, and the words
+	# are the fused ones.
+	check_grep "the unit's core write reached the firmware (the model's log)" \
+		'^0x80000011' "$(fwctl log)"
+	check_eq "... which kept stock core and cache (the lock refused it)" "0 0" "$(fw_core_cache)"
 
 	user 'apt remove undervoltctl undervolt-dkms'
 	check "remove: the driver is unloaded" test ! -e /sys/module/intel_undervolt

@@ -24,10 +24,18 @@ run() {
 	err=$(cat /tmp/err)
 }
 
+# The offsets the firmware model holds, plane by plane.
 planes() {
+	local d=0 p
 	for p in core gpu cache uncore analogio; do
-		printf '%s=%s ' $p "$(cat $PKG/${p}_offset_mv)"
+		printf '%s=%s ' $p "$(fw_offset_mv $d)"
+		d=$((d + 1))
 	done
+}
+
+# gpu_is MV: the model's gpu word holds MV (for wait_for).
+gpu_is() {
+	[ "$(fw_offset_mv 1)" = "$1" ]
 }
 
 check "the sysfs directory exists" test -d $PKG
@@ -51,7 +59,7 @@ check_eq "set core=-50 cache=-50 gpu=-30 exits 0" 0 "$rc"
 check_eq "set: every plane holds its value" "core=-50 gpu=-30 cache=-50 uncore=0 analogio=0 " "$(planes)"
 run undervoltctl set core=-60
 check_eq "set core=-60 exits 0" 0 "$rc"
-check_eq "cache follows core on Skylake" -60 "$(cat $PKG/cache_offset_mv)"
+check_eq "cache follows core on Skylake" -60 "$(fw_offset_mv 2)"
 before=$(planes)
 run undervoltctl set core=-70 cache=-40
 check_eq "core and cache given different values fail" 1 "$rc"
@@ -114,7 +122,7 @@ check_eq "the firmware failing after three planes were written fails apply" 1 "$
 check_eq "... the injection was used" none "$(fwctl injection)"
 check_grep "... naming file, line, plane, value and cause" \
 	'^undervoltctl: /tmp/mid.conf:4: package 0 uncore=-35: the firmware ignored.*nothing was changed$' "$err"
-check_eq "... and the driver holds every previous value" "$before" "$(planes)"
+check_eq "... and the firmware holds every previous value" "$before" "$(planes)"
 check_eq "... and so does the firmware" "$words_before" "$(fw_words)"
 # A write to domain 2 is logged as 0x80000211 and its data word: cache
 # (coupled to core) was written and then put back.
@@ -154,6 +162,7 @@ check_eq "set --trial 3 gpu=-25 exits 0" 0 "$rc"
 check_grep "... and says the change is provisional" "^provisional for 3 s: run 'undervoltctl confirm'" "$out"
 check "... and records the offsets to go back to" grep -qx 'offset 0 gpu -30' $TRIAL
 run undervoltctl status
+reverter=$(printf '%s\n' "$out" | sed -n 's/.*detached process, pid \([0-9]*\).*/\1/p')
 check_grep "status: provisional" "^trial:   provisional \\(set, 3 s\\): the offsets go back in [1-3] s unless 'undervoltctl confirm' \\(detached process, pid [0-9]+\\)$" "$out"
 run undervoltctl status --json
 check_grep "status --json: trial" '"trial": \{"supported": true, "seconds": 3, "remaining_s": [1-3], "owner": "set", "armed": "detached"\}' "$out"
@@ -161,33 +170,38 @@ run undervoltctl confirm
 check_eq "confirm exits 0" 0 "$rc"
 check_grep "... and says the offsets stay" '^confirmed: the offsets stay$' "$out"
 check "... nothing is provisional any more" test ! -e $TRIAL
-sleep 4
-check_eq "a confirmed trial change stays" -25 "$(cat $PKG/gpu_offset_mv)"
+# Once its detached process is gone, nothing can revert it any more.
+wait_for "... and the revert process ($reverter) is gone" 5 \
+	sh -c "[ -n '$reverter' ] && ! kill -0 '$reverter' 2>/dev/null"
+check_eq "a confirmed trial change stays" -25 "$(fw_offset_mv 1)"
 kmsg_mark trial
 run undervoltctl set --trial 1 gpu=-35 uncore=-30
 check_eq "set --trial 1 gpu=-35 uncore=-30 exits 0" 0 "$rc"
-check_eq "... both planes changed" "-35 -30" "$(cat $PKG/gpu_offset_mv) $(cat $PKG/uncore_offset_mv)"
+check_eq "... both planes changed" "-35 -30" "$(fw_offset_mv 1) $(fw_offset_mv 3)"
 # The shell that asked is gone by now; the detached revert is not.
-sleep 3
-check_eq "without confirm gpu reverts to the confirmed -25" -25 "$(cat $PKG/gpu_offset_mv)"
-check_eq "... and uncore to the confirmed -20" -20 "$(cat $PKG/uncore_offset_mv)"
+wait_for "without confirm gpu reverts to the confirmed -25 (the model's word)" 10 \
+	gpu_is -25
+check_eq "... and uncore to the confirmed -20" -20 "$(fw_offset_mv 3)"
 check_grep "... the revert went through the driver (its line names undervoltctl)" \
 	'package 00: gpu offset -35 mV -> -25 mV by undervoltctl' "$(dmesg_since 'TEST-MARK trial')"
 check "... and the trial is over" test ! -e $TRIAL
 run undervoltctl set --trial 2 gpu=-20
+run undervoltctl status
+reverter=$(printf '%s\n' "$out" | sed -n 's/.*detached process, pid \([0-9]*\).*/\1/p')
 run undervoltctl confirm
 run undervoltctl set gpu=-22
 check_eq "#14.1 a plain set after a confirmed --trial one exits 0" 0 "$rc"
 check_nogrep "#14.1 ... and does not say provisional" provisional "$out $err"
-sleep 3
-check_eq "#14.1 ... and is not reverted when the trial period has passed" -22 "$(cat $PKG/gpu_offset_mv)"
+wait_for "#14.1 ... the confirmed trial's revert process ($reverter) is gone" 5 \
+	sh -c "[ -n '$reverter' ] && ! kill -0 '$reverter' 2>/dev/null"
+check_eq "#14.1 ... and is not reverted when the trial period has passed" -22 "$(fw_offset_mv 1)"
 run undervoltctl set --trial 0 gpu=-30
 check_eq "set --trial 0 exits 0 and arms no trial" "0 no" "$rc $([ -e $TRIAL ] && echo yes || echo no)"
 fwctl inject-write 6 1
 run undervoltctl set --trial 5 gpu=-40
 check_eq "a failed set --trial exits 1" 1 "$rc"
 check "... and leaves no trial" test ! -e $TRIAL
-check_eq "... and gpu back" -30 "$(cat $PKG/gpu_offset_mv)"
+check_eq "... and gpu back" -30 "$(fw_offset_mv 1)"
 
 # the recovery switch, undervolt=off on the kernel command line: a file
 # bound over /proc/cmdline stands for a boot with it
