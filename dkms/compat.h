@@ -73,6 +73,16 @@
 #endif
 
 /*
+ * IA32_OVERCLOCKING_STATUS and its enumeration, which the series adds to
+ * msr-index.h: stock kernels name neither.
+ */
+#ifndef IUV_HAVE_OVERCLOCKING_STATUS
+#define ARCH_CAP_OVERCLOCKING_STATUS	BIT(23)
+#define MSR_IA32_OVERCLOCKING_STATUS	0x00000195
+#define OC_STATUS_UNDERVOLT_PROTECTION	BIT(1)
+#endif
+
+/*
  * bus_get_dev_root() (6.3) replaced the bus_type::dev_root member through
  * which drivers found /sys/devices/system/cpu. Like the real one, this
  * returns a reference the caller drops with put_device().

@@ -235,6 +235,81 @@ s3() {
 # holds after a reset with x-oc-boot-words=fused and no BIOS offset.
 FUSED_WORDS="0x0004cd2c 0x00048c16 0x0004cd28 0x00043312 0x00040001"
 
+# Ice Lake to Raptor Lake (qemu/MODEL.md): the mailbox numbers the system
+# agent 4 and has no analog I/O plane; the driver shows uncore_offset_mv
+# for domain 4 and never addresses domain 3, which takes no write there.
+NEWER_PKG=/sys/devices/system/cpu/intel_undervolt/package_00
+NEWER_FILES="cache_offset_mv core_offset_mv gpu_offset_mv initial_cache_offset_mv initial_core_offset_mv initial_gpu_offset_mv initial_uncore_offset_mv uncore_offset_mv"
+
+# fw_domain_commands DOMAIN: the words of the model's log that started a
+# command (run bit 63) on DOMAIN (bits 42:40).
+fw_domain_commands() {
+	local log w
+	log=$(fw_log) || { echo "$FWCTL_FAILED"; return 1; }
+	printf '%s\n' "$log" | while read -r w; do
+		[ -n "$w" ] || continue
+		[ "$(mbox_busy "$w")" = 1 ] && [ "$(mbox_domain "$w")" = "$1" ] &&
+			echo "$w"
+	done
+}
+
+# newer_cpu_binds MODEL: the guest's CPU is family 6 model MODEL (decimal,
+# as the kernel read CPUID), and the driver bound with the planes of Ice
+# Lake and later, asking domains 0, 1, 2 and 4 for their capabilities.
+newer_cpu_binds() {
+	check_eq "the guest CPU is family 6 model $1" "6 $1" \
+		"$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
+	check "the driver binds" test -d $NEWER_PKG
+	check_eq "it asked domains 0, 1, 2 and 4 for their capabilities, not 3" \
+		"0x8000000100000000 0x8000010100000000 0x8000020100000000 0x8000040100000000" \
+		"$(fw_log | grep -E '^0x80000[0-7]0100000000$' | tr '\n' ' ' | sed 's/ $//')"
+	check_eq "no command went to domain 3" "" "$(fw_domain_commands 3)"
+	check_eq "it shows core, gpu, cache and uncore, no analogio" \
+		"$NEWER_FILES" "$(echo $(ls $NEWER_PKG | sort))"
+}
+
+# newer_cpu_writes: negative offsets reach the domains of Ice Lake and
+# later and the model holds them; every plane goes back to 0 mV after.
+newer_cpu_writes() {
+	fwctl clear-log
+	check_eq "a -50 mV core write works" OK "$(writefile $NEWER_PKG/core_offset_mv -50)"
+	check_eq "the model holds core -50 and cache -50 (one rail)" \
+		"$(offset_word -50 0x4cd2c) $(offset_word -50 0x4cd28)" \
+		"$(fwctl word 0) $(fwctl word 2)"
+	check_eq "a -30 mV uncore write works" OK "$(writefile $NEWER_PKG/uncore_offset_mv -30)"
+	check_eq "the model holds it on domain 4, the system agent" \
+		"$(offset_word -30 0x40001)" "$(fwctl word 4)"
+	check_eq "domain 3 keeps its fused word" 0x00043312 "$(fwctl word 3)"
+	check_eq "a -20 mV gpu write works" OK "$(writefile $NEWER_PKG/gpu_offset_mv -20)"
+	check_eq "the model holds gpu -20" "$(offset_word -20 0x48c16)" "$(fwctl word 1)"
+	check_eq "no command went to domain 3" "" "$(fw_domain_commands 3)"
+	kselftest 0 -s 5
+	for plane in core gpu uncore; do
+		writefile $NEWER_PKG/${plane}_offset_mv 0 >/dev/null
+	done
+	check_eq "0 mV writes give the model its fused words back" \
+		"$FUSED_WORDS" "$(fw_words)"
+}
+
+# uvp_refuses: with Undervolt Protection on, negative writes fail with
+# EACCES before any mailbox command, with one log line naming it and the
+# firmware setup option.
+uvp_refuses() {
+	local before
+	before=$(fw_words)
+	fwctl clear-log
+	kmsg_mark uvp-refusal
+	check_eq "Undervolt Protection: a -50 mV core write fails with EACCES" \
+		EACCES "$(writefile $NEWER_PKG/core_offset_mv -50)"
+	check_eq "... before any mailbox command" "" "$(fw_log)"
+	check_eq "one log line names UVP and the firmware setup option" 1 \
+		"$(dmesg_since 'TEST-MARK uvp-refusal' | grep -c 'package 00: core offset write refused (uvp): Undervolt Protection is on; turn it off in the firmware setup')"
+	check_eq "a -1 mV uncore write fails with EACCES too" \
+		EACCES "$(writefile $NEWER_PKG/uncore_offset_mv -1)"
+	check_eq "... before any mailbox command" "" "$(fw_log)"
+	check_eq "the model's words are as they were" "$before" "$(fw_words)"
+}
+
 # kselftest STATUS [ARGS...]: run the series' kselftest
 # (tools/testing/selftests/drivers/platform/x86/intel/undervolt/, in every
 # guest under /kselftest) with ARGS ("-s STEP" also undervolts each plane

@@ -77,6 +77,8 @@ refused "x-oc-unstable-faults takes fma, mul or both" \
 refused "the unstable bands must be in order" \
 	"$base,x-oc-mailbox=on,x-oc-profile=unstable,x-oc-unstable-flip=120" \
 	"x-oc-unstable-flip <= x-oc-unstable-mce <= x-oc-unstable-reset"
+refused "x-oc-status takes auto, on or off" "$base,x-oc-mailbox=on,x-oc-status=yes" \
+	"x-oc-status: 'auto', 'on' or 'off'"
 
 # Another accelerator than TCG: qtest, which every system emulator has.
 start "$base,x-oc-mailbox=on" -accel qtest

@@ -9,7 +9,10 @@
  * and the driver's lines since it bound (klog.c). MSR 0x194 bit 20 (the
  * overclocking lock) and 0x3A bit 18 (SGX enabled) are read, never
  * written, and only when /dev/cpu/0/msr is readable: they are hints, as
- * firmware differs in what it shows there.
+ * firmware differs in what it shows there. So is Undervolt Protection,
+ * bit 1 of IA32_OVERCLOCKING_STATUS (0x195), read only where bit 23 of
+ * IA32_ARCH_CAPABILITIES (0x10A) says the MSR exists; the driver reads
+ * the same bit before every negative write.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +43,7 @@ static const struct {
 	  "after the next normal boot" },
 	{ "oc_lock", UV_EXIT_FIRMWARE, "the firmware set the overclocking lock; "
 	  "clear it in the firmware setup if it offers the option (look for "
-	  "\"Overclocking Lock\" or \"Undervolt Protection\"); many firmware "
+	  "\"Overclocking Lock\", not \"CFG Lock\"); many firmware "
 	  "updates since Plundervolt set it with no option, and then offsets "
 	  "cannot be changed on this machine" },
 	{ "uvp", UV_EXIT_FIRMWARE, "Undervolt Protection (12th generation "
@@ -105,6 +108,12 @@ static int msr_bit(const struct uv_sysfs *s, unsigned int reg, unsigned int bit)
 	return n == (ssize_t)sizeof(v) ? (int)((v >> bit) & 1) : -1;
 }
 
+/* Undervolt Protection: 1 on, 0 off, -1 not enumerated or unreadable. */
+static int msr_uvp(const struct uv_sysfs *s)
+{
+	return msr_bit(s, 0x10a, 23) == 1 ? msr_bit(s, 0x195, 1) : -1;
+}
+
 /* The word in brackets of "none [integrity] confidentiality". */
 static void read_lockdown(const struct uv_sysfs *s, struct uv_diag *d)
 {
@@ -153,6 +162,7 @@ void diag_read(const struct uv_sysfs *s, struct uv_diag *d, bool hints)
 	d->sgx_flag = read_sgx_flag(s);
 	d->msr_oc_lock = hints ? msr_bit(s, 0x194, 20) : -1;
 	d->msr_sgx = hints ? msr_bit(s, 0x3a, 18) : -1;
+	d->msr_uvp = hints ? msr_uvp(s) : -1;
 	d->klog_err = uv_path(path, sizeof(path), "%s/kmsg", s->dev);
 	if (!d->klog_err)
 		d->klog_err = klog_driver_scan(path, &d->klog);

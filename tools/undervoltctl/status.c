@@ -189,6 +189,8 @@ static void print_json(const struct uv_sysfs *s, const struct status *st)
 	json_bool3(st->diag.msr_oc_lock);
 	printf(", \"msr_sgx_enabled\": ");
 	json_bool3(st->diag.msr_sgx);
+	printf(", \"undervolt_protection\": ");
+	json_bool3(st->diag.msr_uvp);
 	printf("},\n  \"trial\": {\"supported\": true, \"seconds\": %u, "
 	       "\"remaining_s\": ", st->trial == 1 ? st->t.seconds : 0);
 	json_long(0, st->trial == 1 && st->trial_left > 0 ?
@@ -282,6 +284,11 @@ static void print_system(const struct status *st)
 	if (st->diag.msr_oc_lock == 1)
 		printf("hint:    MSR 0x194 bit 20 is set: the firmware may have "
 		       "locked overclocking, and with it the offsets\n");
+	if (st->diag.msr_uvp == 1)
+		printf("hint:    Undervolt Protection is on (MSR 0x195 bit 1): "
+		       "the driver refuses negative offsets; zero and positive "
+		       "ones work; turn it off in the firmware setup "
+		       "(\"Undervolt Protection\") if it offers the option\n");
 	if (st->diag.msr_sgx == 1 && !st->diag.sgx_flag)
 		printf("hint:    MSR 0x3A bit 18 is set: SGX is enabled in the "
 		       "firmware; the driver refuses writes while it is\n");

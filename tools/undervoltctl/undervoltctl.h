@@ -167,6 +167,7 @@ struct uv_diag {
 	bool sgx_flag;		/* the kernel's sgx CPU flag */
 	int msr_oc_lock;	/* MSR 0x194 bit 20 */
 	int msr_sgx;		/* MSR 0x3A bit 18 */
+	int msr_uvp;		/* MSR 0x195 bit 1, where 0x10A bit 23 says so */
 	int klog_err;		/* 0, or -errno of opening the kernel log */
 	struct klog_driver klog;
 };

@@ -430,10 +430,24 @@ printf '\x00\x00\x10\x00\x00\x00\x00\x00' | dd of="$tmp/dev/cpu/0/msr" bs=1 seek
 uvc status
 expect "v3: MSR 0x194 bit 20 is a hint, not a refusal" 0 '^hint: +MSR 0x194 bit 20 is set: the firmware may have locked overclocking'
 uvc status --json
-check_eq "JSON: the hints" "True False" "$(json 'd["hints"]["msr_oc_lock"], d["hints"]["msr_sgx_enabled"]' | tr -d "(),'")"
+check_eq "JSON: the hints" "True False None" "$(json 'd["hints"]["msr_oc_lock"], d["hints"]["msr_sgx_enabled"], d["hints"]["undervolt_protection"]' | tr -d "(),'")"
+# Undervolt Protection: MSR 0x195 bit 1, only where MSR 0x10A bit 23
+# enumerates it.
+printf '\x02\x00\x00\x00\x00\x00\x00\x00' | dd of="$tmp/dev/cpu/0/msr" bs=1 seek=$((0x195)) conv=notrunc 2>/dev/null
+uvc status
+check_eq "MSR 0x195 without its enumeration is not read" 0 "$(grep -c 'Undervolt Protection' "$tmp/out")"
+printf '\x00\x00\x80\x00\x00\x00\x00\x00' | dd of="$tmp/dev/cpu/0/msr" bs=1 seek=$((0x10a)) conv=notrunc 2>/dev/null
+uvc status
+expect "status names Undervolt Protection from MSR 0x195 bit 1" 0 \
+	'^hint: +Undervolt Protection is on \(MSR 0x195 bit 1\): the driver refuses negative offsets'
+uvc status --json
+check_eq "JSON: undervolt_protection" "True" "$(json 'd["hints"]["undervolt_protection"]' | tr -d "(),'")"
+printf '\x00' | dd of="$tmp/dev/cpu/0/msr" bs=1 seek=$((0x195)) conv=notrunc 2>/dev/null
+uvc status --json
+check_eq "JSON: undervolt_protection off" "False" "$(json 'd["hints"]["undervolt_protection"]' | tr -d "(),'")"
 rm -r "$tmp/dev/cpu"
 uvc status --json
-check_eq "JSON: without /dev/cpu/0/msr the hints are null" "None None" "$(json 'd["hints"]["msr_oc_lock"], d["hints"]["msr_sgx_enabled"]' | tr -d "(),'")"
+check_eq "JSON: without /dev/cpu/0/msr the hints are null" "None None None" "$(json 'd["hints"]["msr_oc_lock"], d["hints"]["msr_sgx_enabled"], d["hints"]["undervolt_protection"]' | tr -d "(),'")"
 # Without the driver: what the kernel said when it did not bind.
 printf '6,5,100,-;intel_undervolt: CPU model not known to have the voltage offset mailbox, not binding\n' > "$tmp/dev/kmsg"
 "${wrapper[@]}" "$bin" --sysfs-root "$tmp/empty" status >"$tmp/out" 2>"$tmp/err"
@@ -840,7 +854,7 @@ make_tree
 kmsg 'package 00: core offset write refused (oc_lock): the firmware locked overclocking (completion code 1); unlock it in the firmware setup to change voltage offsets'
 uvc status
 expect "#14.10 status: the firmware's overclocking lock exits 5" 5 \
-	'^package 0: not writable \(oc_lock\): .*"Overclocking Lock" or "Undervolt Protection"'
+	'^package 0: not writable \(oc_lock\): .*"Overclocking Lock", not "CFG Lock"'
 kmsg
 sed -i 's/avx2$/avx2 sgx/' "$tmp/proc/cpuinfo"
 uvc status --json
