@@ -12,6 +12,8 @@ echo deep > /sys/power/mem_sleep
 if ! echo 0 > $alarm || ! echo +1 > $alarm; then
 	fail "the alarm fired before the suspend: it could not be armed ($alarm)"
 else
+	armed=$(cat $alarm 2>/dev/null)
+	check "the alarm is armed (wakealarm reads '${armed}')" test -n "$armed"
 	sleep 3
 	if left=$(cat $alarm); then
 		check_eq "the alarm fired before the suspend" "" "$left"
