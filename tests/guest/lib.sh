@@ -291,9 +291,9 @@ newer_cpu_writes() {
 		"$FUSED_WORDS" "$(fw_words)"
 }
 
-# uvp_refuses: with Undervolt Protection on, negative writes fail with
-# EACCES before any mailbox command, with one log line naming it and the
-# firmware setup option.
+# uvp_refuses: with Undervolt Protection on and initial offsets of 0 mV,
+# negative writes fail with EACCES before any mailbox command, with one
+# log line naming it and the firmware setup option.
 uvp_refuses() {
 	local before
 	before=$(fw_words)
@@ -303,7 +303,7 @@ uvp_refuses() {
 		EACCES "$(writefile $NEWER_PKG/core_offset_mv -50)"
 	check_eq "... before any mailbox command" "" "$(fw_log)"
 	check_eq "one log line names UVP and the firmware setup option" 1 \
-		"$(dmesg_since 'TEST-MARK uvp-refusal' | grep -c 'package 00: core offset write refused (uvp): Undervolt Protection is on; turn it off in the firmware setup')"
+		"$(dmesg_since 'TEST-MARK uvp-refusal' | grep -c "package 00: core offset write refused (uvp): Undervolt Protection is on: no offset below the firmware setup's applies; only some firmware setups can turn it off")"
 	check_eq "a -1 mV uncore write fails with EACCES too" \
 		EACCES "$(writefile $NEWER_PKG/uncore_offset_mv -1)"
 	check_eq "... before any mailbox command" "" "$(fw_log)"

@@ -47,9 +47,11 @@ static const struct {
 	  "updates since Plundervolt set it with no option, and then offsets "
 	  "cannot be changed on this machine" },
 	{ "uvp", UV_EXIT_FIRMWARE, "Undervolt Protection (12th generation "
-	  "and later) refuses negative offsets; turn it off in the firmware "
-	  "setup if it offers the option, otherwise offsets below 0 mV "
-	  "cannot be set on this machine" },
+	  "and later) keeps every plane at or above the offset the firmware "
+	  "setup programmed (its initial offset); turn it off in the "
+	  "firmware setup if it offers the option, or lower the offset "
+	  "there, otherwise offsets below the initial one cannot be set on "
+	  "this machine" },
 };
 
 const char *diag_advice(const char *reason)

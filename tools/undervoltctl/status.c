@@ -286,8 +286,9 @@ static void print_system(const struct status *st)
 		       "locked overclocking, and with it the offsets\n");
 	if (st->diag.msr_uvp == 1)
 		printf("hint:    Undervolt Protection is on (MSR 0x195 bit 1): "
-		       "the driver refuses negative offsets; zero and positive "
-		       "ones work; turn it off in the firmware setup "
+		       "the driver refuses offsets below the initial ones, "
+		       "which the firmware setup programmed; offsets at or "
+		       "above them work; turn it off in the firmware setup "
 		       "(\"Undervolt Protection\") if it offers the option\n");
 	if (st->diag.msr_sgx == 1 && !st->diag.sgx_flag)
 		printf("hint:    MSR 0x3A bit 18 is set: SGX is enabled in the "

@@ -63,7 +63,7 @@ static void driver_lines(void)
 	feed(&d, "6,2,11,-;intel_undervolt: package 00: core offset write refused (oc_lock): the firmware locked overclocking (completion code 1); unlock it in the firmware setup to change voltage offsets");
 	check(d.pkg[0].event == KLOG_REFUSED && !strcmp(d.pkg[0].reason, "oc_lock") &&
 	      !strcmp(d.pkg[0].plane, "core"), "a refusal (oc_lock) of package 0");
-	feed(&d, "6,3,12,-;intel_undervolt: package 01: cache offset write refused (uvp): Undervolt Protection refuses negative offsets");
+	feed(&d, "6,3,12,-;intel_undervolt: package 01: cache offset write refused (uvp): Undervolt Protection is on: no offset below the firmware setup's applies; only some firmware setups can turn it off");
 	check(d.pkg[1].event == KLOG_REFUSED && !strcmp(d.pkg[1].reason, "uvp") &&
 	      !strcmp(d.pkg[1].plane, "cache"), "a refusal (uvp) of package 1");
 	feed(&d, "6,4,13,-;intel_undervolt: package 00: core offset 0 mV -> -50 mV by undervoltctl[99]");

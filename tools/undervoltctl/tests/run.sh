@@ -439,7 +439,7 @@ check_eq "MSR 0x195 without its enumeration is not read" 0 "$(grep -c 'Undervolt
 printf '\x00\x00\x80\x00\x00\x00\x00\x00' | dd of="$tmp/dev/cpu/0/msr" bs=1 seek=$((0x10a)) conv=notrunc 2>/dev/null
 uvc status
 expect "status names Undervolt Protection from MSR 0x195 bit 1" 0 \
-	'^hint: +Undervolt Protection is on \(MSR 0x195 bit 1\): the driver refuses negative offsets'
+	'^hint: +Undervolt Protection is on \(MSR 0x195 bit 1\): the driver refuses offsets below the initial ones'
 uvc status --json
 check_eq "JSON: undervolt_protection" "True" "$(json 'd["hints"]["undervolt_protection"]' | tr -d "(),'")"
 printf '\x00' | dd of="$tmp/dev/cpu/0/msr" bs=1 seek=$((0x195)) conv=notrunc 2>/dev/null
