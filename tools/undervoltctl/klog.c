@@ -83,8 +83,11 @@ static void feed_package(struct klog_driver *d, const char *t,
 		return;
 	t += n;
 	n = 0;
-	if (sscanf(t, "%15s offset write refused (%15[^)]):%n", plane, reason,
-		   &n) == 2 && n) {
+	if ((sscanf(t, "%15s offset write refused (%15[^)]):%n", plane, reason,
+		    &n) == 2 && n) ||
+	    /* Sent, and dropped by the firmware for that reason. */
+	    (sscanf(t, "%15s offset write not applied (%15[^)]):%n", plane,
+		    reason, &n) == 2 && n)) {
 		p.event = KLOG_REFUSED;
 		if (copy_word(p.reason, sizeof(p.reason), reason))
 			return;

@@ -73,6 +73,10 @@ static void driver_lines(void)
 	feed(&d, "4,5,14,-;intel_undervolt: package 00: firmware ignored the gpu offset write (-30 mV, reads 0 mV): undervolting is likely disabled");
 	check(d.pkg[0].event == KLOG_IGNORED && d.pkg[0].a == -30 && d.pkg[0].b == 0 &&
 	      !strcmp(d.pkg[0].plane, "gpu"), "a write the firmware ignored");
+	feed(&d, "6,6,15,-;intel_undervolt: package 00: gpu offset write not applied (uvp): Undervolt Protection is on: no offset below the firmware setup's applies; only some firmware setups can turn it off");
+	check(d.pkg[0].event == KLOG_REFUSED && !strcmp(d.pkg[0].reason, "uvp") &&
+	      !strcmp(d.pkg[0].plane, "gpu"),
+	      "a write sent and not applied (uvp) supersedes the ignored one");
 	feed(&d, "4,5,14,-;intel_undervolt: package 00: firmware answered the uncore offset write (-300 mV) with data word 0xf0043312 (-250 mV), putting 0x00043312 back");
 	check(d.pkg[0].event == KLOG_IGNORED && d.pkg[0].a == -300 && d.pkg[0].b == -250 &&
 	      !strcmp(d.pkg[0].plane, "uncore"), "a write the firmware answered with another word");
