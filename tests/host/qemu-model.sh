@@ -38,7 +38,7 @@ start() {
 # refused WHAT CPU-OPTIONS PATTERN: QEMU does not start, and says PATTERN.
 refused() {
 	start "$2" -accel tcg
-	if [ "$status" -ne 0 ] && printf '%s\n' "$out" | grep -qE -- "$3"; then
+	if [ "$status" -ne 0 ] && grep -qE -- "$3" <<< "$out"; then
 		ok "$1"
 	else
 		bad "$1 (status $status, no /$3/ in: $(printf '%s' "$out" | head -c 300))"
@@ -47,18 +47,18 @@ refused() {
 
 base=Skylake-Client,-hypervisor
 start "$base,x-oc-mailbox=on,x-oc-profile=unlocked" -accel tcg
-if [ "$status" -eq 0 ] && printf '%s\n' "$out" | grep -q '"return": {}'; then
+if [ "$status" -eq 0 ] && grep -q '"return": {}' <<< "$out"; then
 	ok "QEMU starts with x-oc-mailbox=on under TCG"
 else
 	bad "QEMU starts with x-oc-mailbox=on under TCG (status $status: $(printf '%s' "$out" | head -c 300))"
 fi
-if printf '%s\n' "$out" | grep -q 'the OC mailbox model (x-oc-mailbox) does not migrate'; then
+if grep -q 'the OC mailbox model (x-oc-mailbox) does not migrate' <<< "$out"; then
 	ok "a migration is refused, naming the model"
 else
 	bad "a migration is refused, naming the model (QMP said: $(printf '%s' "$out" | head -c 300))"
 fi
 start "$base" -accel tcg
-if [ "$status" -eq 0 ] && ! printf '%s\n' "$out" | grep -q 'does not migrate'; then
+if [ "$status" -eq 0 ] && ! grep -q 'does not migrate' <<< "$out"; then
 	ok "without the model, the migration is not blocked by it"
 else
 	bad "without the model, the migration is not blocked by it ($(printf '%s' "$out" | head -c 300))"
@@ -82,7 +82,7 @@ refused "x-oc-status takes auto, on or off" "$base,x-oc-mailbox=on,x-oc-status=y
 
 # Another accelerator than TCG: qtest, which every system emulator has.
 start "$base,x-oc-mailbox=on" -accel qtest
-if [ "$status" -ne 0 ] && printf '%s\n' "$out" | grep -q 'x-oc-mailbox=on needs TCG'; then
+if [ "$status" -ne 0 ] && grep -q 'x-oc-mailbox=on needs TCG' <<< "$out"; then
 	ok "the model refuses another accelerator than TCG"
 else
 	bad "the model refuses another accelerator than TCG (status $status: $(printf '%s' "$out" | head -c 300))"
