@@ -209,7 +209,6 @@ static void add_offset(struct trial_state *t, unsigned int pkg,
 int trial_begin(const struct uv_sysfs *s, struct trial_txn *t,
 		const struct plan *p, unsigned int seconds, const char *owner)
 {
-	double now = now_mono();
 	size_t i;
 	int r;
 
@@ -246,11 +245,15 @@ int trial_begin(const struct uv_sysfs *s, struct trial_txn *t,
 		renew(&t->cur, seconds, owner);
 		if (t->had)
 			trial_disarm(&t->old);
-		if (trial_arm(s, &t->cur, now)) {
+		/*
+		 * The timer's seconds are counted from now, not from when this
+		 * change began: renew() set the deadline from the clock too.
+		 */
+		if (trial_arm(s, &t->cur, now_mono())) {
 			uv_warn("cannot arm the revert of the trial (neither "
 				"systemd-run nor a detached process started); "
 				"nothing was changed");
-			if (t->had && !trial_arm(s, &t->old, now))
+			if (t->had && !trial_arm(s, &t->old, now_mono()))
 				save(s, &t->old);
 			goto fail;
 		}
