@@ -208,6 +208,11 @@ mbox_data() {
 	printf '0x%08x\n' $(( $1 & 0xffffffff ))
 }
 
+# mbox_cmd DOMAIN COMMAND DATA: a command word, run bit set.
+mbox_cmd() {
+	printf '0x8000%02x%02x%08x\n' "$1" "$2" $(( $3 ))
+}
+
 # offset_word MV LOW: a data word with an offset of MV mV (to the nearest
 # 1/1024 V, halves away from zero) in bits 31:21 and LOW in bits 20:0.
 offset_word() {

@@ -20,21 +20,16 @@ xfer_field() {
 	esac
 }
 
-# cmd DOMAIN COMMAND DATA: a command word, run bit set.
-cmd() {
-	printf '0x8000%02x%02x%08x\n' "$1" "$2" $(( $3 ))
-}
-
 check "intel_undervolt unloads" rmmod intel_undervolt
 check_eq "a command takes 3 us by default" 3 "$(fwctl busy-us)"
 check_eq "every domain holds its fused word" "$FUSED_WORDS" "$(fw_words)"
 # msrtool's first run translates its code, which takes TCG milliseconds.
-msrtool xfer 0 "$(cmd 0 0x01 0)" > /dev/null
+msrtool xfer 0 "$(mbox_cmd 0 0x01 0)" > /dev/null
 fwctl busy-us 4000
 
 # Busy is visible, for microseconds to milliseconds: a tool that reads
 # once without polling takes the busy command word for the answer.
-out=$(msrtool xfer 0 "$(cmd 0 0x01 0)")
+out=$(msrtool xfer 0 "$(mbox_cmd 0 0x01 0)")
 first=$(xfer_field first "$out")
 answer=$(xfer_field answer "$out")
 check_eq "the read right after a command shows the busy bit" 1 "$(mbox_busy "${first:-0}")"
@@ -51,7 +46,7 @@ check "it took at least 2000 us of the 2000-6000 us drawn (${us:-?} us)" \
 
 # No echo (x-oc-echo=off, the default): a read of the cache (domain 2) is
 # answered with bits 42:40 clear.
-answer=$(xfer_field answer "$(msrtool xfer 0 "$(cmd 2 0x10 0)")")
+answer=$(xfer_field answer "$(msrtool xfer 0 "$(mbox_cmd 2 0x10 0)")")
 check_eq "the answer to a domain 2 read does not echo the domain" 0 \
 	"$(mbox_domain "${answer:-0x20000000000}")"
 check_eq "... and carries the cache's word" 0x0004cd28 "$(mbox_data "${answer:-0}")"
@@ -59,7 +54,7 @@ check_eq "... and carries the cache's word" 0x0004cd28 "$(mbox_data "${answer:-0
 # A write while a command is busy is lost and counted.
 gpu_word=$(offset_word -30 0x48c16)
 before=$(fwctl busy-writes)
-out=$(msrtool xfer 0 "$(cmd 0 0x01 0)" "$(cmd 1 0x11 "$gpu_word")")
+out=$(msrtool xfer 0 "$(mbox_cmd 0 0x01 0)" "$(mbox_cmd 1 0x11 "$gpu_word")")
 check_eq "a write while a command is busy is counted" $((before + 1)) "$(fwctl busy-writes)"
 check_eq "... and lost: the GPU keeps its word" 0x00048c16 "$(fwctl word 1)"
 check_eq "... while the busy command completes" 0 \
@@ -69,25 +64,25 @@ fwctl busy-us 0
 # The field's whole range: -600 mV and +999 mV are taken (code 4 is for
 # an override target above what the regulator takes, not for offsets).
 w=$(offset_word -600 0x4cd2c)
-answer=$(xfer_field answer "$(msrtool xfer 0 "$(cmd 0 0x11 "$w")")")
+answer=$(xfer_field answer "$(msrtool xfer 0 "$(mbox_cmd 0 0x11 "$w")")")
 check_eq "a -600 mV core offset is answered with code 0" 0 "$(mbox_code "${answer:-0x400000000}")"
 check_eq "... and held" -600 "$(fw_offset_mv 0)"
 w=$(offset_word 999 0x43312)
-answer=$(xfer_field answer "$(msrtool xfer 0 "$(cmd 3 0x11 "$w")")")
+answer=$(xfer_field answer "$(msrtool xfer 0 "$(mbox_cmd 3 0x11 "$w")")")
 check_eq "a +999 mV uncore offset is answered with code 0" 0 "$(mbox_code "${answer:-0x400000000}")"
 check_eq "... and held" 999 "$(fw_offset_mv 3)"
 # Override mode (bit 20) with a target of 0x700/1024 V = 1.75 V.
-answer=$(xfer_field answer "$(msrtool xfer 0 "$(cmd 4 0x11 0x00170001)")")
+answer=$(xfer_field answer "$(msrtool xfer 0 "$(mbox_cmd 4 0x11 0x00170001)")")
 check_eq "an override target above 1.52 V is answered with code 4" 4 "$(mbox_code "${answer:-0}")"
 check_eq "... and not held" 0x00040001 "$(fwctl word 4)"
 
 # Undervolt protection (12th gen and later), switched on here: a negative
 # offset is acknowledged and not applied; zero and positive ones are.
 fwctl uvp on
-answer=$(xfer_field answer "$(msrtool xfer 0 "$(cmd 1 0x11 "$(offset_word -50 0x48c16)")")")
+answer=$(xfer_field answer "$(msrtool xfer 0 "$(mbox_cmd 1 0x11 "$(offset_word -50 0x48c16)")")")
 check_eq "UVP: a -50 mV write is acknowledged (code 0)" 0 "$(mbox_code "${answer:-0x100000000}")"
 check_eq "UVP: ... and not applied" 0x00048c16 "$(fwctl word 1)"
-answer=$(xfer_field answer "$(msrtool xfer 0 "$(cmd 1 0x11 "$(offset_word 20 0x48c16)")")")
+answer=$(xfer_field answer "$(msrtool xfer 0 "$(mbox_cmd 1 0x11 "$(offset_word 20 0x48c16)")")")
 check_eq "UVP: a +20 mV write is applied" 20 "$(fw_offset_mv 1)"
 fwctl uvp off
 check_grep "without its enumeration, IA32_OVERCLOCKING_STATUS (0x195) faults" \
@@ -98,7 +93,7 @@ check_grep "without its enumeration, IA32_OVERCLOCKING_STATUS (0x195) faults" \
 # invalid parameter), by injection: the answer carries the code.
 for code in 6 7 8 16; do
 	fwctl inject "$code"
-	answer=$(xfer_field answer "$(msrtool xfer 0 "$(cmd 2 0x10 0)")")
+	answer=$(xfer_field answer "$(msrtool xfer 0 "$(mbox_cmd 2 0x10 0)")")
 	check_eq "an injected code $code comes back as it is" "$code" "$(mbox_code "${answer:-0}")"
 done
 

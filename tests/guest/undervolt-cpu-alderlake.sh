@@ -41,7 +41,7 @@ check_grep "after S3 the restore of core -40 was dropped, and the log says uvp" 
 	"package 00: resume: core offset not restored to -40 mV \(uvp\)" \
 	"$(dmesg_since 'TEST-MARK s3')"
 check_eq "the restore's core and cache -40 reached the model" \
-	"0x80000011$(offset_word -40 0x4cd2c | cut -c3-) 0x80000211$(offset_word -40 0x4cd28 | cut -c3-)" \
+	"$(mbox_cmd 0 0x11 "$(offset_word -40 0x4cd2c)") $(mbox_cmd 2 0x11 "$(offset_word -40 0x4cd28)")" \
 	"$(echo $(fw_write_commands))"
 check_eq "the model holds its fused words" "$FUSED_WORDS" "$(fw_words)"
 check_no_splat

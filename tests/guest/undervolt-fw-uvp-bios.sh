@@ -57,10 +57,10 @@ check_nogrep "... with no restore refused or dropped" "not restored" \
 	"$(dmesg_since 'TEST-MARK unload')"
 
 # The model itself, through raw commands now that the mailbox is free.
-msrtool xfer 0 "0x80000011$(offset_word -90 0 | cut -c3-)" >/dev/null
+msrtool xfer 0 "$(mbox_cmd 0 0x11 "$(offset_word -90 0)")" >/dev/null
 check_eq "raw: -90 mV, below the boot word, is not applied" 0xf5c00000 \
 	"$(fwctl word 0)"
-msrtool xfer 0 "0x80000011$(offset_word -50 0 | cut -c3-)" >/dev/null
+msrtool xfer 0 "$(mbox_cmd 0 0x11 "$(offset_word -50 0)")" >/dev/null
 check_eq "raw: -50 mV, between it and 0, is" 0xf9a00000 "$(fwctl word 0)"
 check_no_splat
 finish

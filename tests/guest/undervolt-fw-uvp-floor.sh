@@ -23,8 +23,8 @@
 raw_words() {
 	rmmod intel_undervolt 2>/dev/null
 	fwctl uvp off
-	msrtool xfer 0 "0x80000011${1#0x}" >/dev/null
-	msrtool xfer 0 "0x80000211${2#0x}" >/dev/null
+	msrtool xfer 0 "$(mbox_cmd 0 0x11 "$1")" >/dev/null
+	msrtool xfer 0 "$(mbox_cmd 2 0x11 "$2")" >/dev/null
 	fwctl uvp on
 	modprobe intel_undervolt
 }
@@ -43,7 +43,7 @@ fwctl clear-log
 kmsg_mark dropped
 check_eq "-90 mV, above the initial offset, fails with EACCES" EACCES \
 	"$(writefile $NEWER_PKG/core_offset_mv -90)"
-check_eq "... after the driver sent it" "0x80000011$(offset_word -90 0 | cut -c3-)" \
+check_eq "... after the driver sent it" "$(mbox_cmd 0 0x11 "$(offset_word -90 0)")" \
 	"$(fw_write_commands)"
 check_eq "... and the model did not apply it" \
 	"$(offset_word -100 0) $(offset_word -100 0)" "$(fwctl word 0) $(fwctl word 2)"
