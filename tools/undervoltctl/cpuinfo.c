@@ -35,15 +35,18 @@ const char *uv_cpuinfo_value(const char *info, const char *key, char *buf,
 }
 
 /*
- * Intel family 6 models: Skylake to Comet Lake, where the CPU applies the
- * higher of the core and cache offsets to both, and Haswell and Broadwell,
+ * Intel family 6 models: Skylake to Raptor Lake, where the CPU applies the
+ * higher of the core and cache offsets to both (the driver, which binds to
+ * the same models, writes the two together), and Haswell and Broadwell,
  * where the two are apart. import checks a file against it, tune searches
  * by it, and tune's journal records it.
  */
 int uv_cpu_couples_core_and_cache(const char *info)
 {
 	static const unsigned long coupled[] = {
-		0x4e, 0x5e, 0x8e, 0x9e, 0xa5, 0xa6,
+		0x4e, 0x5e, 0x8e, 0x9e, 0xa5, 0xa6,	/* Skylake-Comet Lake */
+		0x7e, 0x8c, 0x8d, 0xa7,			/* Ice, Tiger, Rocket */
+		0x97, 0x9a, 0xb7, 0xba, 0xbf,		/* Alder, Raptor Lake */
 	};
 	static const unsigned long apart[] = {
 		0x3c, 0x3f, 0x45, 0x46, 0x3d, 0x47, 0x4f, 0x56,

@@ -64,7 +64,7 @@ static void write_config(const struct imported *im, const char *file,
 }
 
 /*
- * On Skylake to Comet Lake core and cache are one plane, and 'undervoltctl
+ * On Skylake to Raptor Lake core and cache are one plane, and 'undervoltctl
  * apply' refuses a pair that differs (the CPU would apply the higher
  * offset to both). Where this machine is such a CPU (COUPLED 1), a pair
  * that differs, at the top or on a power source, fails the import and is
@@ -107,7 +107,7 @@ static void check_core_cache(struct imported *im, const char *name,
 		}
 		fprintf(diag, "undervoltctl: %s: core and cache differ%s%s (%ld "
 			"and %ld mV), and this CPU has them as one plane "
-			"(Skylake to Comet Lake): 'undervoltctl apply' would "
+			"(Skylake to Raptor Lake): 'undervoltctl apply' would "
 			"refuse the pair; give both the value you mean in the "
 			"file, e.g. %ld mV, the one the CPU uses (with "
 			"--partial both are written as %ld mV)\n", name,

@@ -232,7 +232,7 @@ static int parse_args(int argc, char **argv, struct tune_cmd *c)
 }
 
 /*
- * Skylake to Comet Lake: core and cache share one voltage. A CPU the list
+ * Skylake to Raptor Lake: core and cache share one voltage. A CPU the list
  * does not know counts as two planes, as Haswell and Broadwell.
  */
 bool tune_couples(const struct uv_sysfs *s)

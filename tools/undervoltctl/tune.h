@@ -158,7 +158,7 @@ bool tune_result_value(const struct tune_journal *j, size_t plane_index,
 int tune_search(const struct uv_sysfs *s, struct tune_journal *j,
 		const struct tune_cmd *c);
 
-/* tune.c: Skylake to Comet Lake, as uv_this_cpu_couples() says. */
+/* tune.c: Skylake to Raptor Lake, as uv_this_cpu_couples() says. */
 bool tune_couples(const struct uv_sysfs *s);
 /* tune_journal.c: the journal saved, or the reason said: 0 or -errno. */
 int tune_save(const char *dir, const struct tune_journal *j);

@@ -192,7 +192,7 @@ const char *uv_cpuinfo_value(const char *info, const char *key, char *buf,
 			     size_t size);
 /*
  * From INFO (NULL allowed): 1 when core and cache are one plane (Skylake to
- * Comet Lake), 0 when they are two (Haswell, Broadwell), -1 when unknown.
+ * Raptor Lake), 0 when they are two (Haswell, Broadwell), -1 when unknown.
  */
 int uv_cpu_couples_core_and_cache(const char *info);
 /* The text of the machine's /proc/cpuinfo, to free; NULL if unreadable. */

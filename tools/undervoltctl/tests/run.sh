@@ -1099,6 +1099,9 @@ UNDERVOLTCTL_PROC_ROOT=$(cpu 142) uvc import -o "$tmp/kept.conf" "$tmp/differ.co
 expect "#36.9 on a coupled CPU (Kaby Lake) core != cache fails the import" 1 "" \
 	"core and cache differ \(-100 and -80 mV\), and this CPU has them as one plane.*give both the value you mean in the file, e.g. -80 mV"
 check_eq "#36.9 ... and writes nothing" "core = -33" "$(cat "$tmp/kept.conf")"
+UNDERVOLTCTL_PROC_ROOT=$(cpu 154) uvc import -o "$tmp/kept.conf" "$tmp/differ.conf"
+expect "#36.9 on Alder Lake, whose core and cache the driver writes together, too" 1 "" \
+	"core and cache differ \(-100 and -80 mV\), and this CPU has them as one plane"
 UNDERVOLTCTL_PROC_ROOT=$(cpu 142) uvc import --partial -o "$tmp/kept.conf" "$tmp/differ.conf"
 expect "#36.9 ... with --partial both are written at the higher value" 0 '^wrote '
 check_eq "#36.9 ... which is core = -80, cache = -80" "core = -80|cache = -80" \

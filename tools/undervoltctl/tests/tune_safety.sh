@@ -214,6 +214,16 @@ for model in 94 60; do
 	fi
 done
 
+# From Ice Lake to Raptor Lake the driver writes core and cache together,
+# as on Skylake: tune searches them as one plane there too, never cache
+# alone (which would move core) nor "core and cache together" untested.
+for model in 126 140 154 183; do
+	safety_tree $model
+	uvc "${TUNE[@]}" --dry-run
+	expect "#40.5 model $model (Ice Lake to Raptor Lake) searches core with cache, coupled" 0 \
+		'^tune plan: core \(with cache: coupled\)$'
+done
+
 # --- 5. not coupled: the combined result runs before it is written ------------------
 safety_tree 60
 # The CPU of this test: core below -100 mV or cache below -80 mV fails, and
