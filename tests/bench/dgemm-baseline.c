@@ -57,8 +57,10 @@ int main(int argc, char **argv)
 		calls++;
 		t = now_s() - start;
 	} while (t < seconds);
-	/* The core is OpenBLAS's guess of the CPU; a CPU newer than the
-	 * library gets an old core's kernels (e.g. "Prescott", SSE3). */
+	/* The core is OpenBLAS's guess of the CPU (a CPU newer than the
+	 * library gets an old core's kernels, e.g. "Prescott", SSE3) unless
+	 * OPENBLAS_CORETYPE names one: scripts/bench checks it is the core
+	 * undervoltctl stress loaded. */
 	printf("dgemm: %.2f GFLOP/s (core %s, %d threads, %lu calls of %dx%d, "
 	       "%.1f s)\n", 2.0 * n * n * (double)n * calls / t / 1e9,
 	       openblas_get_corename(), openblas_get_num_threads(), calls, n,

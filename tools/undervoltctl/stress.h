@@ -124,6 +124,13 @@ struct stress_mult *stress_mult_new(enum stress_path path,
 struct stress_mult *stress_mult_builtin(const struct stress_gemm *g,
 					char *msg, size_t size);
 void stress_mult_free(struct stress_mult *m);
+/*
+ * The OpenBLAS core (its OPENBLAS_CORETYPE) whose DGEMM kernels use what
+ * the CPU has: "SkylakeX" with Skylake-SP's AVX-512 (F, DQ, BW, VL, CD),
+ * "Haswell" with AVX2 and FMA, NULL for OpenBLAS's own choice. The
+ * openblas path sets it before loading the library unless the user did.
+ */
+const char *stress_openblas_core(bool avx512, bool avx2_fma);
 /* "builtin (avx512)", "openblas (core SkylakeX)"... */
 const char *stress_mult_name(const struct stress_mult *m);
 /* The path it computes on. */

@@ -269,6 +269,45 @@ void stress_mult_rows(const struct stress_mult *m, unsigned int row,
 	}
 }
 
+const char *stress_openblas_core(bool avx512, bool avx2_fma)
+{
+	if (avx512)
+		return "SkylakeX";
+	if (avx2_fma)
+		return "Haswell";
+	return NULL;
+}
+
+/*
+ * OpenBLAS picks its kernels from the CPU models it knows when it is
+ * loaded; on a model newer than the library (Debian 12's 0.3.21 on Raptor
+ * Lake, or a hypervisor's generic CPU) it falls back to its SSE3 kernels
+ * ("Prescott"), a fraction of the CPU's rate and current. Its DGEMM
+ * kernels depend only on the instruction set, so name the core from the
+ * CPU's features, as OpenBLAS would for a model it knows, unless the user
+ * chose one. The variable must be set before the library is loaded: it is
+ * read once, by the library's constructor.
+ */
+#ifndef UNDERVOLTCTL_NO_DLOPEN
+static void openblas_choose_core(void)
+{
+#ifdef __x86_64__
+	const char *core;
+
+	__builtin_cpu_init();
+	core = stress_openblas_core(__builtin_cpu_supports("avx512f") &&
+				    __builtin_cpu_supports("avx512dq") &&
+				    __builtin_cpu_supports("avx512bw") &&
+				    __builtin_cpu_supports("avx512vl") &&
+				    __builtin_cpu_supports("avx512cd"),
+				    __builtin_cpu_supports("avx2") &&
+				    __builtin_cpu_supports("fma"));
+	if (core)
+		setenv("OPENBLAS_CORETYPE", core, 0);
+#endif
+}
+#endif
+
 static int openblas_load(struct stress_mult *m, char *msg, size_t size)
 {
 #ifdef UNDERVOLTCTL_NO_DLOPEN
@@ -279,6 +318,7 @@ static int openblas_load(struct stress_mult *m, char *msg, size_t size)
 	void (*set_threads)(int);
 	char *(*corename)(void);
 
+	openblas_choose_core();
 	m->handle = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
 	if (!m->handle) {
 		snprintf(msg, size, "OpenBLAS (libopenblas.so.0) could not be "

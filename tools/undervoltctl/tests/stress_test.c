@@ -305,6 +305,77 @@ static void test_chains(void)
 	      "the worker's check");
 }
 
+/* Whether /proc/cpuinfo's first "flags" line lists every flag in WANT. */
+static int cpuinfo_has(const char *const *want)
+{
+	char line[8192], padded[8200], key[32];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	const char *flags;
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strncmp(line, "flags", 5) == 0;
+	if (f)
+		fclose(f);
+	if (!found)
+		return 0;
+	line[strcspn(line, "\n")] = '\0';
+	flags = strchr(line, ':');
+	snprintf(padded, sizeof(padded), "%s ", flags ? flags : line);
+	for (; *want; want++) {
+		snprintf(key, sizeof(key), " %s ", *want);
+		if (!strstr(padded, key))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The OpenBLAS core the openblas path asks for: the literal rule, then
+ * what the library reports it loaded, against the CPU's flags as the
+ * kernel lists them (not the compiler's probe that stress_mult.c uses).
+ * Runs before anything else loads OpenBLAS: the library reads the
+ * variable once, when it is loaded.
+ */
+static void test_openblas_core(const struct stress_gemm *g)
+{
+	static const char *const avx512[] = {
+		"avx512f", "avx512dq", "avx512bw", "avx512vl", "avx512cd", NULL
+	};
+	static const char *const avx2[] = { "avx2", "fma", NULL };
+	const char *core = NULL, *given = getenv("OPENBLAS_CORETYPE");
+	struct stress_mult *m;
+	char msg[256], want[64];
+
+	check(strcmp(stress_openblas_core(true, true), "SkylakeX") == 0,
+	      "OpenBLAS core with AVX-512: SkylakeX");
+	check(strcmp(stress_openblas_core(false, true), "Haswell") == 0,
+	      "OpenBLAS core with AVX2 and FMA: Haswell");
+	check(stress_openblas_core(false, false) == NULL,
+	      "OpenBLAS core without AVX2: the library's own choice");
+	if (cpuinfo_has(avx512))
+		core = "SkylakeX";
+	else if (cpuinfo_has(avx2))
+		core = "Haswell";
+	if (given)
+		core = given;
+	m = core ? stress_mult_new(STRESS_PATH_OPENBLAS, g, msg, sizeof(msg))
+		 : NULL;
+	if (!m) {
+		printf("ok - undervoltctl [stress]: OpenBLAS runs the core the "
+		       "CPU's flags name # SKIP %s\n",
+		       core ? msg : "no AVX2 in /proc/cpuinfo");
+		return;
+	}
+	snprintf(want, sizeof(want), "openblas (core %s)", core);
+	printf("# loaded: %s; OPENBLAS_CORETYPE %s\n", stress_mult_name(m),
+	       given ? "given" : "not given");
+	check(strcmp(stress_mult_name(m), want) == 0,
+	      given ? "OpenBLAS runs the core OPENBLAS_CORETYPE names" :
+		      "OpenBLAS runs the core the CPU's flags name");
+	stress_mult_free(m);
+}
+
 /* A short run of engine E (whose name starts with NAME) at size N. */
 static void test_run(enum stress_engine e, const char *name, unsigned int n)
 {
@@ -354,6 +425,7 @@ int main(void)
 		check(0, "memory for the triple loop");
 		return 1;
 	}
+	test_openblas_core(&g);
 	test_cancelling(&g, want);
 	for (p = 0; p < STRESS_PATH_COUNT; p++)
 		test_path((enum stress_path)p, &g, want);
