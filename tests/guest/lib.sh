@@ -363,6 +363,20 @@ KTAP
 	check_eq "kselftest: exits with status $want${plan:+ (skipped:$plan)}" "$want" "$status"
 }
 
+# state_disk: the suites whose machine resets keep their state on the
+# scratch disk (qemu-run --scratch-disk): mounts it at STATE, the tool's
+# state directory (CONF in it), and counts this boot in $STATE/boots and in
+# $boot. Ends the suite if the disk cannot be mounted.
+state_disk() {
+	STATE=/var/lib/undervoltctl
+	CONF=$STATE/undervolt.conf
+	mkdir -p $STATE
+	mount -t ext4 /dev/vda $STATE || { fail "mount the scratch disk"; exit 1; }
+	boot=$(( $(cat $STATE/boots 2>/dev/null || echo 0) + 1 ))
+	echo $boot > $STATE/boots
+	echo "# boot $boot"
+}
+
 finish() {
 	exit $LIB_FAILED
 }

@@ -13,14 +13,7 @@
 # configuration are on a disk that survives the reset.
 . /test/lib.sh
 
-STATE=/var/lib/undervoltctl
-CONF=$STATE/undervolt.conf
-
-mkdir -p $STATE
-mount -t ext4 /dev/vda $STATE || { fail "mount the scratch disk"; exit 1; }
-boot=$(( $(cat $STATE/boots 2>/dev/null || echo 0) + 1 ))
-echo $boot > $STATE/boots
-echo "# boot $boot"
+state_disk
 [ $boot -eq 1 ] && printf 'core = -120\ncache = -120\n' > $CONF
 sync
 
