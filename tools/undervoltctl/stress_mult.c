@@ -280,9 +280,9 @@ const char *stress_openblas_core(bool avx512, bool avx2_fma)
 
 /*
  * OpenBLAS picks its kernels from the CPU models it knows when it is
- * loaded; on a model newer than the library (Debian 12's 0.3.21 on Raptor
- * Lake, or a hypervisor's generic CPU) it falls back to its SSE3 kernels
- * ("Prescott"), a fraction of the CPU's rate and current. Its DGEMM
+ * loaded; on a model newer than the library (Debian 12's 0.3.21 on a
+ * hypervisor's generic Xeon of model 207, for one) it falls back to its
+ * SSE3 kernels ("Prescott"), a fraction of the CPU's rate and current. Its DGEMM
  * kernels depend only on the instruction set, so name the core from the
  * CPU's features, as OpenBLAS would for a model it knows, unless the user
  * chose one. The variable must be set before the library is loaded: it is
